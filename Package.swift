@@ -1,0 +1,32 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// No package dependencies, by design: everything here is first-party code on Foundation,
+// Dispatch and the C libraries every Swift-on-Linux install already carries.
+let package = Package(
+    name: "pubsub-swift",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .library(name: "WireKit", targets: ["WireKit"]),
+        .library(name: "PubSubClient", targets: ["PubSubClient"]),
+        .library(name: "PubSubBroker", targets: ["PubSubBroker"]),
+        .executable(name: "demo", targets: ["demo"]),
+    ],
+    targets: [
+        // SHA-1, SHA-256 and HMAC, shared by the WebSocket handshake, TLS pinning and JWT.
+        .target(name: "Digests"),
+        // RFC 6455 WebSocket: sans-I/O core, TCP and TLS transports, client and server roles.
+        .target(name: "WireKit", dependencies: ["Digests"]),
+        // The SocketCluster wire model shared by client and broker: JSON value, packets, JWT.
+        .target(name: "PubSubProtocol", dependencies: ["Digests"]),
+        .target(name: "PubSubClient", dependencies: ["WireKit", "PubSubProtocol"]),
+        .target(name: "PubSubBroker", dependencies: ["WireKit", "PubSubProtocol", "Digests"]),
+        .executableTarget(name: "demo", dependencies: ["PubSubClient", "PubSubBroker"]),
+
+        .testTarget(name: "DigestsTests", dependencies: ["Digests"]),
+        .testTarget(name: "WireKitTests", dependencies: ["WireKit"]),
+        .testTarget(name: "PubSubProtocolTests", dependencies: ["PubSubProtocol"]),
+        .testTarget(name: "PubSubClientTests", dependencies: ["PubSubClient", "PubSubBroker"]),
+        .testTarget(name: "PubSubBrokerTests", dependencies: ["PubSubBroker", "PubSubClient"]),
+    ]
+)

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The whole test suite, from a fresh clone: installs the peers the tests need (a Python venv
+# with `websockets`; the Autobahn|Testsuite fuzzing server on Python 2.7), builds with warnings
+# treated as failures, runs `swift test`, then the Autobahn client conformance run.
+#
+#   Scripts/test.sh            everything CI runs
+#   SKIP_AUTOBAHN=1 Scripts/test.sh   unit + interop tests only
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+export PUBSUB_TEST_ENV=${PUBSUB_TEST_ENV:-$ROOT/.build-testenv}
+mkdir -p "$PUBSUB_TEST_ENV"
+T0=$(date +%s)
+step() { printf '\n==> %s (+%ss)\n' "$*" "$(( $(date +%s) - T0 ))"; }
+
+step "Python peers (websockets) in $PUBSUB_TEST_ENV/venv"
+PY="$PUBSUB_TEST_ENV/venv/bin/python"
+if ! "$PY" -c 'import websockets' 2>/dev/null; then
+    python3 -m venv "$PUBSUB_TEST_ENV/venv"
+    "$PUBSUB_TEST_ENV/venv/bin/pip" install -q --disable-pip-version-check -r Scripts/requirements-test.txt
+fi
+export WIREKIT_TEST_PYTHON="$PY"
+export WIREKIT_REQUIRE_PEERS=1
+
+step "swift build --build-tests (warnings fail the build)"
+swift build --build-tests 2>&1 | tee "$PUBSUB_TEST_ENV/build.log"
+if grep -E '(^|[^a-z])warning:' "$PUBSUB_TEST_ENV/build.log" | grep -v '^warning: .*unable to' ; then
+    echo "test.sh: the build printed warnings (see above)" >&2
+    exit 1
+fi
+
+step "swift test"
+swift test --skip-build --parallel --num-workers 2
+
+if [ -z "${SKIP_AUTOBAHN:-}" ] && [ -x Scripts/autobahn/run-client.sh ]; then
+    step "Autobahn|Testsuite fuzzing server against the WireKit client (cases 1-7, 10)"
+    Scripts/autobahn/run-client.sh --cases 1,2,3,4,5,6,7,10
+fi
+
+step "done in $(( $(date +%s) - T0 ))s"

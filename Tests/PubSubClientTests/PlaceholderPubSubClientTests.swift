@@ -1,0 +1,3 @@
+import XCTest
+@testable import PubSubClient
+final class PlaceholderPubSubClientTests: XCTestCase { func testModuleLinks() { XCTAssertTrue(true) } }

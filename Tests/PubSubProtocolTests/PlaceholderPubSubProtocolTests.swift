@@ -1,0 +1,3 @@
+import XCTest
+@testable import PubSubProtocol
+final class PlaceholderPubSubProtocolTests: XCTestCase { func testModuleLinks() { XCTAssertTrue(true) } }
