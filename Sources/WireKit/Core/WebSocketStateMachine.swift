@@ -147,7 +147,7 @@ public struct WebSocketStateMachine: Sendable {
         case .awaitingResponse:
             receiveResponseHead(bytes, now: now)
         case .readingRejectionBody(let status, let headers, var body, let expected):
-            state = .closed // drop the copy held in the state while the body grows
+            state = .awaitingResponse // drop the copy held in the state while the body grows
             body.append(contentsOf: bytes.prefix(max(0, expected - body.count)))
             if body.count >= expected {
                 finishRejection(status: status, headers: headers, body: body)
