@@ -64,6 +64,7 @@ public struct WebSocketStateMachine: Sendable {
     private var outgoingFragmentOpcode: WebSocketOpcode?
 
     private var output: [UInt8] = []
+    private var maskingKeys = WebSocketMaskingKeySource()
     private var events: [WebSocketEvent] = []
     private var eventIndex = 0
 
@@ -568,7 +569,7 @@ public struct WebSocketStateMachine: Sendable {
 
     private mutating func encode(_ opcode: WebSocketOpcode, fin: Bool, payload: UnsafeRawBufferPointer) {
         WebSocketFrameEncoder.encode(opcode: opcode, fin: fin, payload: payload,
-                                     maskingKey: role == .client ? .random() : nil, into: &output)
+                                     maskingKey: role == .client ? maskingKeys.next() : nil, into: &output)
     }
 
     private mutating func encodeClose(code: WebSocketCloseCode, reason: String) {
