@@ -339,7 +339,13 @@ struct JSONParser {
                 return .int(magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude))
             }
         }
-        return .double(JSONNumberParsing.double(from: UnsafeBufferPointer(rebasing: input[start..<index])))
+        let number = JSONNumberParsing.double(from: UnsafeBufferPointer(rebasing: input[start..<index]))
+        // Integral values in range are integers however they are written ("1e3", "2.0"), so
+        // equality matches JavaScript's single number type and parse/serialize round-trips.
+        if number.rounded(.towardZero) == number, number >= -9_223_372_036_854_775_808.0, number < 9_223_372_036_854_775_808.0 {
+            return .int(Int64(number))
+        }
+        return .double(number)
     }
 }
 

@@ -5,9 +5,10 @@
 public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
-    /// An integral number that fits in 64 bits.
+    /// An integral number that fits in 64 bits. The parser produces this for every integral
+    /// value in range, including forms like `1e3` and `2.0`.
     case int(Int64)
-    /// A non-integral number, or an integer outside the `Int64` range.
+    /// A non-integral or non-finite number, or an integer outside the `Int64` range.
     case double(Double)
     case string(String)
     case array([JSONValue])

@@ -180,7 +180,7 @@ enum RandomJSON {
 extension JSONValue {
     /// The case the parser produces for `number`: integral values in range are `.int`.
     init(parsingNumber number: Double) {
-        if number.rounded(.towardZero) == number, number.magnitude < 9.2e18 {
+        if number.rounded(.towardZero) == number, number >= -9_223_372_036_854_775_808.0, number < 9_223_372_036_854_775_808.0 {
             self = .int(Int64(number))
         } else {
             self = .double(number)
