@@ -1,5 +1,5 @@
 import XCTest
-@testable import PubSubProtocol
+import PubSubProtocol
 
 /// Seeded random inputs: nothing from the network may crash the parser or the classifier.
 final class MalformedInputTests: XCTestCase {
