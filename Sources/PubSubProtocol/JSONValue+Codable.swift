@@ -1,6 +1,7 @@
 import Foundation
 
 extension JSONValue: Codable {
+    /// Decodes whatever JSON the decoder holds at this position.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -22,6 +23,7 @@ extension JSONValue: Codable {
         }
     }
 
+    /// Encodes the value as the matching JSON type.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
