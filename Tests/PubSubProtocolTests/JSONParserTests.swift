@@ -154,6 +154,33 @@ final class JSONParserTests: XCTestCase {
         for text in invalid { assertRejects(text) }
     }
 
+    func testConformanceAcceptCases() throws {
+        // Selected "y_" cases of the JSONTestSuite (RFC 8259 parsing conformance).
+        XCTAssertEqual(try parse("[-0]"), [0])
+        XCTAssertEqual(try parse("[ 4]"), [4])
+        XCTAssertEqual(try parse("[1E-2]"), [0.01])
+        XCTAssertEqual(try parse("[1e-2]"), [0.01])
+        XCTAssertEqual(try parse("[123e65]"), [.double(123e65)])
+        XCTAssertEqual(try parse(#"{"":0}"#), ["": 0])
+        XCTAssertEqual(try parse(#"["\u0022"]"#), ["\""])
+        XCTAssertEqual(try parse(#"["\u0000"]"#), ["\u{0}"])
+        XCTAssertEqual(try parse(#"["\uFFFF"]"#), ["\u{FFFF}"])
+        XCTAssertEqual(try parseBytes([0x5B, 0x22, 0xEF, 0xBF, 0xBF, 0x22, 0x5D]), ["\u{FFFF}"])
+        XCTAssertEqual(try parseBytes([0x22, 0xF4, 0x8F, 0xBF, 0xBF, 0x22]), "\u{10FFFF}")
+        XCTAssertEqual(try parse(#"["\\u0000"]"#), ["\\u0000"])
+        XCTAssertEqual(try parse(" [] "), [])
+        XCTAssertEqual(try parse("\"asd\""), "asd")
+    }
+
+    func testConformanceRejectCases() {
+        // Selected "n_" cases of the JSONTestSuite.
+        for text in ["0.e1", "2.e3", "1 000", "[1.2a-3]", "{\"a\":\"b\"}#{}", "[\"a\"\u{0}]", "[\"\\\u{0}\"]",
+                     "[-1x]", "[0e]", "[1.0e-]", "[.123]", "[012]", "[-.1]", "[Infinity]", "[\"\\uD800\\\"]",
+                     "{\"a\":1 ,}", "[\"x\",,]", "{\"a\" \"b\"}", "[\u{7f}]", "[\"\\a\"]", "[\"\\\\\\\"]"] {
+            assertRejects(text)
+        }
+    }
+
     func testTrailingGarbageIsRejectedButTrailingWhitespaceIsNot() throws {
         XCTAssertEqual(try parse("{\"a\":1}  \r\n\t"), ["a": 1])
         XCTAssertThrowsError(try parse("{\"a\":1}x")) { error in
