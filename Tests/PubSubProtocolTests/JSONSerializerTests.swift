@@ -113,30 +113,6 @@ final class JSONSerializerTests: XCTestCase {
         XCTAssertNil(JSONValue.string("aGVsbG8=").binaryData)
     }
 
-    private struct Message: Codable, Equatable {
-        var text: String
-        var count: Int
-        var flag: Bool
-        var ratio: Double
-        var payload: Data
-        var note: String?
-    }
-
-    func testCodableBridgeRoundTrips() throws {
-        let message = Message(text: "hi", count: 3, flag: true, ratio: 0.5, payload: Data([1, 2, 3]), note: nil)
-        let value = try JSONValue(encoding: message)
-        XCTAssertEqual(value["count"], .int(3))
-        XCTAssertEqual(value["flag"], .bool(true))
-        XCTAssertEqual(value["payload"], .binary(Data([1, 2, 3])))
-        XCTAssertEqual(try value.decode(Message.self), message)
-    }
-
-    func testCodableBridgeReportsTypeMismatch() {
-        XCTAssertThrowsError(try JSONValue.string("x").decode(Int.self)) { error in
-            XCTAssertTrue("\(error)".hasPrefix("Cannot decode Int from JSON"), "\(error)")
-        }
-    }
-
     func testJSONValueIsItselfCodable() throws {
         let value: JSONValue = ["a": [1, 2.5, "s", true, nil]]
         let data = try JSONEncoder().encode(value)
