@@ -1,0 +1,46 @@
+/// One SocketCluster packet: an element of a frame (spec §2.2).
+public enum Packet: Sendable, Hashable {
+    /// A one-way event: `{"event":..., "data"?:...}`. `data` is nil when the key is absent.
+    case transmit(event: String, data: JSONValue?)
+    /// An RPC request expecting exactly one response with `rid == cid`.
+    case invoke(event: String, data: JSONValue?, cid: Int64)
+    /// The answer to an invoke. A non-null `error` wins over `data`; `data` is nil when absent.
+    case response(rid: Int64, result: Result<JSONValue?, RemoteError>)
+    /// An element that is none of the above (not an object, no string `event`, no numeric `rid`,
+    /// or a `cid`/`rid` that is a number but not an integer).
+    case raw(JSONValue)
+
+    /// Classifies one decoded element with the v18.1+ rules: a string `event` with a numeric
+    /// `cid` is an invoke, a string `event` otherwise a transmit, else a numeric `rid` is a response.
+    public init(classifying value: JSONValue) {
+        guard case .object(let members) = value else {
+            self = .raw(value)
+            return
+        }
+        if case .string(let event)? = members["event"] {
+            guard let cid = members["cid"], cid.isNumber else {
+                self = .transmit(event: event, data: members["data"])
+                return
+            }
+            guard let cidInteger = cid.intValue else {
+                self = .raw(value)
+                return
+            }
+            self = .invoke(event: event, data: members["data"], cid: cidInteger)
+            return
+        }
+        if let rid = members["rid"], rid.isNumber {
+            guard let ridInteger = rid.intValue else {
+                self = .raw(value)
+                return
+            }
+            if let error = members["error"], !error.isNull {
+                self = .response(rid: ridInteger, result: .failure(RemoteError(hydrating: error)))
+            } else {
+                self = .response(rid: ridInteger, result: .success(members["data"]))
+            }
+            return
+        }
+        self = .raw(value)
+    }
+}

@@ -1,0 +1,97 @@
+extension Packet {
+    /// The packet as one JSON frame text, members in JavaScript order (`event, data, cid` /
+    /// `rid, data` / `rid, error`; nested objects with sorted keys, error objects `message, name` first).
+    public func serialized(keyOrder: PacketKeyOrder = .client) -> String {
+        String(decoding: serializedBytes(keyOrder: keyOrder), as: UTF8.self)
+    }
+
+    /// The packet as UTF-8 JSON bytes (see `serialized(keyOrder:)`).
+    public func serializedBytes(keyOrder: PacketKeyOrder = .client) -> [UInt8] {
+        var serializer = JSONSerializer(capacity: 128)
+        write(to: &serializer, keyOrder: keyOrder)
+        return serializer.bytes
+    }
+
+    /// The JSON value of this packet (object key order is not kept by `JSONValue`).
+    public var jsonValue: JSONValue {
+        switch self {
+        case .transmit(let event, let data):
+            var members: [String: JSONValue] = ["event": .string(event)]
+            members["data"] = data
+            return .object(members)
+        case .invoke(let event, let data, let cid):
+            var members: [String: JSONValue] = ["event": .string(event), "cid": .int(cid)]
+            members["data"] = data
+            return .object(members)
+        case .response(let rid, .success(let data)):
+            var members: [String: JSONValue] = ["rid": .int(rid)]
+            members["data"] = data
+            return .object(members)
+        case .response(let rid, .failure(let error)):
+            return .object(["rid": .int(rid), "error": error.dehydrated()])
+        case .raw(let value):
+            return value
+        }
+    }
+
+    func write(to serializer: inout JSONSerializer, keyOrder: PacketKeyOrder) {
+        var first = true
+        switch self {
+        case .transmit(let event, let data):
+            serializer.appendRaw(UInt8(ascii: "{"))
+            serializer.writeMember("event", .string(event), first: &first)
+            if let data { serializer.writeMember("data", data, first: &first) }
+            serializer.appendRaw(UInt8(ascii: "}"))
+        case .invoke(let event, let data, let cid):
+            serializer.appendRaw(UInt8(ascii: "{"))
+            serializer.writeMember("event", .string(event), first: &first)
+            switch keyOrder {
+            case .client:
+                if let data { serializer.writeMember("data", data, first: &first) }
+                serializer.writeMember("cid", .int(cid), first: &first)
+            case .server:
+                serializer.writeMember("cid", .int(cid), first: &first)
+                if let data { serializer.writeMember("data", data, first: &first) }
+            }
+            serializer.appendRaw(UInt8(ascii: "}"))
+        case .response(let rid, let result):
+            serializer.appendRaw(UInt8(ascii: "{"))
+            serializer.writeMember("rid", .int(rid), first: &first)
+            switch result {
+            case .success(let data):
+                if let data { serializer.writeMember("data", data, first: &first) }
+            case .failure(let error):
+                serializer.appendRaw(UInt8(ascii: ","))
+                serializer.writeString("error")
+                serializer.appendRaw(UInt8(ascii: ":"))
+                if case .object(let members) = error.dehydrated() {
+                    serializer.writeObject(members, leadingKeys: ["message", "name"])
+                } else {
+                    serializer.write(error.dehydrated())
+                }
+            }
+            serializer.appendRaw(UInt8(ascii: "}"))
+        case .raw(let value):
+            serializer.write(value)
+        }
+    }
+}
+
+extension Array where Element == Packet {
+    /// The packets as one batch frame: a JSON array (spec §2.5).
+    public func serialized(keyOrder: PacketKeyOrder = .client) -> String {
+        String(decoding: serializedBytes(keyOrder: keyOrder), as: UTF8.self)
+    }
+
+    /// The packets as one batch frame in UTF-8 bytes.
+    public func serializedBytes(keyOrder: PacketKeyOrder = .client) -> [UInt8] {
+        var serializer = JSONSerializer(capacity: 128 * Swift.max(count, 1))
+        serializer.appendRaw(UInt8(ascii: "["))
+        for (index, packet) in enumerated() {
+            if index > 0 { serializer.appendRaw(UInt8(ascii: ",")) }
+            packet.write(to: &serializer, keyOrder: keyOrder)
+        }
+        serializer.appendRaw(UInt8(ascii: "]"))
+        return serializer.bytes
+    }
+}

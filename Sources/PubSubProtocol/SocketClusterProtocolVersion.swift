@@ -1,0 +1,23 @@
+/// The SocketCluster ping/pong dialect (spec §2.4).
+public enum SocketClusterProtocolVersion: Int, Sendable, Hashable, CaseIterable {
+    /// socketcluster-server ≤ 14 (or `protocolVersion: 1`): ping `#1`, pong `#2`.
+    case v1 = 1
+    /// socketcluster-server 15–19 default: ping and pong are both an empty text frame.
+    case v2 = 2
+
+    /// The server's ping frame text.
+    public var pingText: String {
+        switch self {
+        case .v1: return "#1"
+        case .v2: return ""
+        }
+    }
+
+    /// The client's pong frame text.
+    public var pongText: String {
+        switch self {
+        case .v1: return "#2"
+        case .v2: return ""
+        }
+    }
+}

@@ -1,3 +1,0 @@
-import XCTest
-@testable import PubSubProtocol
-final class PlaceholderPubSubProtocolTests: XCTestCase { func testModuleLinks() { XCTAssertTrue(true) } }
