@@ -1,3 +1,7 @@
+/// The Python `websockets` client used by `PythonInteropTests`, written to a temporary file at run
+/// time (kept here rather than as a `.py` file so the test target has no unhandled resources).
+enum RawProtocolClientScript {
+    static let source = #"""
 """A SocketCluster client nobody in this project wrote: Python `websockets` speaking the raw
 protocol to a PubSubBroker. Prints one JSON object with what the broker answered.
 
@@ -38,3 +42,5 @@ def main(url):
 
 if __name__ == "__main__":
     main(sys.argv[1])
+"""#
+}
