@@ -1,1 +1,84 @@
-// PubSubBroker
+@_exported import PubSubProtocol
+import Foundation
+
+/// An in-process SocketCluster broker speaking socketcluster-server 19's protocol, for local
+/// development, demos and tests (not for production: use socketcluster-server, and SCC for
+/// scale).
+///
+/// ```swift
+/// let broker = try await PubSubBroker.start(port: 0)
+/// broker.procedure("echo") { request in request.data }
+/// ```
+public final class PubSubBroker: Sendable {
+    let engine: BrokerEngine
+    private let listener: BrokerListener?
+
+    init(engine: BrokerEngine, listener: BrokerListener?) {
+        self.engine = engine
+        self.listener = listener
+    }
+
+    /// The options the broker runs with.
+    public var options: BrokerOptions { engine.options }
+
+    // MARK: - Application handlers
+
+    /// Registers the procedure answering client invokes of `name` (replacing any earlier one).
+    /// The handler runs on the broker's serial context; return the answer's data (`nil` for none)
+    /// or throw to answer with an error (`RemoteError` keeps its name, message and fields).
+    /// Invokes of a procedure nobody registered are never answered, as with the real server.
+    public func procedure(_ name: String, _ handler: @escaping @Sendable (BrokerRequest) throws -> JSONValue?) {
+        engine.setProcedure(name, .sync(handler))
+    }
+
+    /// Registers an asynchronous procedure: each call runs in its own task, so slow calls do not
+    /// hold up others and answers go out in completion order.
+    public func procedure(_ name: String, _ handler: @escaping @Sendable (BrokerRequest) async throws -> JSONValue?) {
+        engine.setProcedure(name, .async(handler))
+    }
+
+    /// Registers the receiver for client transmits of `name`; it runs on the broker's serial
+    /// context, in arrival order, and must not block.
+    public func receiver(_ name: String, _ handler: @escaping @Sendable (BrokerMessage) -> Void) {
+        engine.setReceiver(name, handler)
+    }
+
+    /// Decides client subscriptions (`#subscribe` invokes and transmits): throw to reject; the
+    /// client's invoke is answered with the thrown error. Runs on the serial context, must not
+    /// block, and sees a snapshot of the socket.
+    public func authorizeSubscribe(_ hook: @escaping @Sendable (BrokerSubscribeRequest) throws -> Void) {
+        engine.setHooks { $0.authorizeSubscribe = hook }
+    }
+
+    /// Decides client publishes: throw to reject (an invoke publish gets the error, a transmit
+    /// publish is dropped).
+    public func authorizePublish(_ hook: @escaping @Sendable (BrokerPublishRequest) throws -> Void) {
+        engine.setHooks { $0.authorizePublish = hook }
+    }
+
+    /// Called on the serial context when a socket completes its first handshake.
+    public func onConnection(_ handler: @escaping @Sendable (BrokerSocket) -> Void) {
+        engine.addConnectionHandler(handler)
+    }
+
+    /// Called on the serial context when a socket that had completed its handshake closes,
+    /// with the close code and reason.
+    public func onDisconnection(_ handler: @escaping @Sendable (BrokerSocket, UInt16, String) -> Void) {
+        engine.addDisconnectionHandler(handler)
+    }
+
+    // MARK: - Server-side actions
+
+    /// Publishes `data` to every socket subscribed to `channel`, in subscription order.
+    public func publish(channel: String, data: JSONValue?) {
+        engine.perform { core, _ in core.publish(channel: channel, data: data) }
+    }
+
+    /// The sockets that completed their handshake and are open.
+    public var sockets: [BrokerSocket] { engine.connectedSockets }
+
+    /// How many sockets are subscribed to `channel`.
+    public func subscriberCount(channel: String) -> Int {
+        engine.read { core in core.subscriberCount(of: channel) }
+    }
+}
