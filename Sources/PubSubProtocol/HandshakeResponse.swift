@@ -1,0 +1,54 @@
+/// The `data` of the server's answer to `#handshake` (spec §3.4).
+public struct HandshakeResponse: Sendable, Hashable {
+    /// Server-assigned socket id, new on every connection.
+    public var id: String
+    /// The server's ping timeout, in milliseconds.
+    public var pingTimeout: Int
+    /// Whether the token sent in the handshake was accepted.
+    public var isAuthenticated: Bool
+    /// Why the token was rejected, when one was sent and rejected.
+    public var authError: RemoteError?
+
+    /// A response to send (broker side) or to compare against.
+    public init(id: String, pingTimeout: Int, isAuthenticated: Bool, authError: RemoteError? = nil) {
+        self.id = id
+        self.pingTimeout = pingTimeout
+        self.isAuthenticated = isAuthenticated
+        self.authError = authError
+    }
+
+    /// Reads the response `data`. A missing `isAuthenticated` means false; a null `authError` means none.
+    public init(parsing data: JSONValue?) throws(MalformedResponseError) {
+        guard let data, case .object(let members) = data else {
+            throw MalformedResponseError(message: "Handshake response data is not an object")
+        }
+        guard case .string(let id)? = members["id"] else {
+            throw MalformedResponseError(message: "Handshake response has no string id")
+        }
+        guard let timeout = members["pingTimeout"]?.intValue, timeout >= 0, timeout <= Int64(Int32.max) else {
+            throw MalformedResponseError(message: "Handshake response has no valid pingTimeout")
+        }
+        let isAuthenticated: Bool
+        switch members["isAuthenticated"] {
+        case nil, .null?: isAuthenticated = false
+        case .bool(let flag)?: isAuthenticated = flag
+        default: throw MalformedResponseError(message: "Handshake response isAuthenticated is not a boolean")
+        }
+        self.id = id
+        self.pingTimeout = Int(timeout)
+        self.isAuthenticated = isAuthenticated
+        switch members["authError"] {
+        case nil, .null?: authError = nil
+        case let error?: authError = RemoteError(hydrating: error)
+        }
+    }
+
+    /// The wire form: `{id, pingTimeout, isAuthenticated, authError?}`.
+    public var jsonValue: JSONValue {
+        var members: [String: JSONValue] = [
+            "id": .string(id), "pingTimeout": .int(Int64(pingTimeout)), "isAuthenticated": .bool(isAuthenticated),
+        ]
+        if let authError { members["authError"] = authError.dehydrated() }
+        return .object(members)
+    }
+}

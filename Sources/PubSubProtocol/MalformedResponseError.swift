@@ -1,0 +1,9 @@
+/// A response from the peer did not have the shape the protocol requires.
+public struct MalformedResponseError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong with it.
+    public let message: String
+
+    public init(message: String) { self.message = message }
+
+    public var description: String { message }
+}
