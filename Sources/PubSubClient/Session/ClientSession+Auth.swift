@@ -79,7 +79,7 @@ extension ClientSession {
     /// Spec §7.2: pending `waitForAuth` subscriptions go out before `authStateChange`;
     /// `authenticated` is reported on every acceptance, renewals included.
     mutating func becomeAuthenticated(signedToken: String) {
-        let decoded = WireCodec.decodeTokenPayload(signedToken)
+        let decoded = JWT.decodePayload(signedToken)
         let old = auth.state
         auth = AuthStatus(state: .authenticated, signedToken: signedToken, token: decoded)
         if old != .authenticated {

@@ -208,7 +208,7 @@ public struct ClientSession: Sendable {
         guard state != .closed else { return }
         let wasOpen = state == .open
         let kind: BadConnectionKind = wasOpen ? .disconnect : .connectAbort
-        let reportedReason = reason.isEmpty ? (CloseCodeText.standard(code) ?? "") : reason
+        let reportedReason = reason.isEmpty ? (SocketClusterCloseCode(code).standardText ?? "") : reason
         transport = nil
         transportIsOpen = false
         connectDeadline = nil
