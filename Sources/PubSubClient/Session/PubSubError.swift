@@ -40,6 +40,8 @@ public enum PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
     case tokenStore(String)
     /// An argument the caller passed is invalid (e.g. a malformed URL).
     case invalidArgument(String)
+    /// `connect()` failed: the attempt closed with `code` before its handshake completed.
+    case connectionFailed(code: UInt16, reason: String)
     /// The channel was unsubscribed (or kicked out) before its subscription completed.
     case channelClosed(channel: String)
     /// The client was disconnected by the user (or never connected) and the call needs a
@@ -66,6 +68,7 @@ public enum PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidArgument: return "InvalidArgumentsError"
         case .notConnected: return "BadConnectionError"
         case .channelClosed: return "ChannelClosedError"
+        case .connectionFailed: return "BadConnectionError"
         }
     }
 
@@ -92,6 +95,8 @@ public enum PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tokenStore(let detail): return "Token store failure: \(detail)"
         case .invalidArgument(let detail): return detail
         case .notConnected(let event): return "Event \(event) needs a connection and the client is disconnected"
+        case .connectionFailed(let code, let reason):
+            return "The connection closed with code \(code) before its handshake completed" + (reason.isEmpty ? "" : ": \(reason)")
         case .channelClosed(let channel): return "Channel \(channel) was unsubscribed before its subscription completed"
         }
     }
