@@ -63,6 +63,12 @@ final class EventRouter: @unchecked Sendable {
         for id in consumers.keys { channelFinishers.removeValue(forKey: id)?() }
     }
 
+    /// Registered receivers, channel consumers and procedures (event listeners excluded).
+    var consumerCount: Int {
+        receivers.values.reduce(0) { $0 + $1.count } + channels.values.reduce(0) { $0 + $1.count }
+            + procedures.values.reduce(0) { $0 + $1.count }
+    }
+
     func route(_ event: SessionEvent) {
         switch event {
         case .message(let name, let data):
