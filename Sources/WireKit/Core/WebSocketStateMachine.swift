@@ -64,6 +64,7 @@ public struct WebSocketStateMachine: Sendable {
     private var outgoingFragmentOpcode: WebSocketOpcode?
 
     private var output: [UInt8] = []
+    private var maskingKeys = WebSocketMaskingKeySource()
     private var events: [WebSocketEvent] = []
     private var eventIndex = 0
 
@@ -147,7 +148,7 @@ public struct WebSocketStateMachine: Sendable {
         case .awaitingResponse:
             receiveResponseHead(bytes, now: now)
         case .readingRejectionBody(let status, let headers, var body, let expected):
-            state = .closed // drop the copy held in the state while the body grows
+            state = .awaitingResponse // drop the copy held in the state while the body grows
             body.append(contentsOf: bytes.prefix(max(0, expected - body.count)))
             if body.count >= expected {
                 finishRejection(status: status, headers: headers, body: body)
@@ -568,7 +569,7 @@ public struct WebSocketStateMachine: Sendable {
 
     private mutating func encode(_ opcode: WebSocketOpcode, fin: Bool, payload: UnsafeRawBufferPointer) {
         WebSocketFrameEncoder.encode(opcode: opcode, fin: fin, payload: payload,
-                                     maskingKey: role == .client ? .random() : nil, into: &output)
+                                     maskingKey: role == .client ? maskingKeys.next() : nil, into: &output)
     }
 
     private mutating func encodeClose(code: WebSocketCloseCode, reason: String) {
