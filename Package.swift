@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "PubSubBroker", targets: ["PubSubBroker"]),
         .executable(name: "demo", targets: ["demo"]),
         .executable(name: "wirekit-microbench", targets: ["wirekit-microbench"]),
+        .executable(name: "wirebench", targets: ["wirebench"]),
     ],
     targets: [
         // SHA-1, SHA-256 and HMAC, shared by the WebSocket handshake, TLS pinning and JWT.
@@ -25,6 +26,8 @@ let package = Package(
         .executableTarget(name: "demo", dependencies: ["PubSubClient", "PubSubBroker"]),
         // Microbenchmarks of the WebSocket core (frame codec, masking, UTF-8); run in release.
         .executableTarget(name: "wirekit-microbench", dependencies: ["WireKit"]),
+        // The WebSocket client of the benchmark contract (rtt, pipeline, bulk, connections).
+        .executableTarget(name: "wirebench", dependencies: ["WireKit"]),
 
         .testTarget(name: "DigestsTests", dependencies: ["Digests"]),
         .testTarget(name: "WireKitTests", dependencies: ["WireKit"], exclude: ["TLSCertificates", "TLS/wss_echo_server.py", "TLS/wss_client.py"]),
