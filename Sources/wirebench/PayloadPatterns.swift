@@ -9,15 +9,13 @@ struct PayloadPatterns: Sendable {
 
     init(size: Int, binary: Bool) {
         self.binary = binary
-        var bytes: [[UInt8]] = []
-        for k in 0..<16 {
-            if binary {
-                bytes.append((0..<size).map { UInt8(truncatingIfNeeded: k + $0) })
-            } else {
-                bytes.append((0..<size).map { UInt8(ascii: "a") + UInt8((k + $0) % 26) })
-            }
+        // Pattern k is bytes k..<k+size of one sequence whose byte j is j mod 256 (binary) or
+        // 'a' + j mod 26 (text), since (k + j) mod m is element k + j of that sequence.
+        var sequence = [UInt8](repeating: 0, count: size + 16)
+        for j in sequence.indices {
+            sequence[j] = binary ? UInt8(truncatingIfNeeded: j) : UInt8(ascii: "a") &+ UInt8(j % 26)
         }
-        self.bytes = bytes
+        bytes = (0..<16).map { k in Array(sequence[k..<(k + size)]) }
         strings = binary ? [] : bytes.map { String(decoding: $0, as: UTF8.self) }
     }
 

@@ -70,6 +70,10 @@ public struct WebSocketStateMachine: Sendable {
 
     /// Whether the driver should close the transport (after writing what output is left).
     public private(set) var wantsTransportClosed = false
+    /// The earliest instant at which `timeElapsed(now:)` has something to do, if any. Stored
+    /// (updated by every input that can move a deadline) so the driver, which reads it after
+    /// every input, gets a plain load instead of a call that copies the whole machine.
+    public private(set) var nextDeadline: WebSocketInstant?
     private var transportIsClosed = false
 
     private var handshakeDeadline: WebSocketInstant?
@@ -118,6 +122,7 @@ public struct WebSocketStateMachine: Sendable {
     /// The transport is connected. Client: queues the upgrade request. Both roles: starts the
     /// handshake timeout. Calling it again does nothing.
     public mutating func start(now: WebSocketInstant) {
+        defer { updateNextDeadline() }
         switch state {
         case .idle:
             guard let handshake = clientHandshake else { return }
@@ -139,6 +144,7 @@ public struct WebSocketStateMachine: Sendable {
 
     /// Bytes read from the transport; only used during the call.
     public mutating func receive(_ bytes: UnsafeRawBufferPointer, now: WebSocketInstant) {
+        defer { updateNextDeadline() }
         guard !bytes.isEmpty else { return }
         lastReceive = now
         keepaliveDeadline = nil
@@ -209,6 +215,7 @@ public struct WebSocketStateMachine: Sendable {
     /// Sends a ping whose pong the machine matches: `pingCompleted(id)` follows when a pong for
     /// it (or a later ping) arrives, `pingTimedOut(id)` if none does within `timeout`.
     public mutating func ping(timeout: Duration?, now: WebSocketInstant) throws(WebSocketError) -> WebSocketPingID {
+        defer { updateNextDeadline() }
         guard state.isOpen else { throw phase == .connecting ? .notOpen : .closed }
         lastPingID &+= 1
         let id = WebSocketPingID(rawValue: lastPingID)
@@ -222,6 +229,7 @@ public struct WebSocketStateMachine: Sendable {
     /// must not go on the wire (1005, 1006, 1015, ...) send a close frame without a code. During
     /// the opening handshake it abandons the connection. Does nothing once closing.
     public mutating func close(code: WebSocketCloseCode = .normalClosure, reason: String = "", now: WebSocketInstant) {
+        defer { updateNextDeadline() }
         switch state {
         case .open:
             encodeClose(code: code, reason: reason)
@@ -238,6 +246,7 @@ public struct WebSocketStateMachine: Sendable {
     /// The transport ended (EOF, reset or error). Reports `closed` (1006, not clean) unless the
     /// connection was already over.
     public mutating func transportClosed(error: WebSocketError? = nil, now: WebSocketInstant) {
+        defer { updateNextDeadline() }
         transportIsClosed = true
         wantsTransportClosed = true
         output.removeAll(keepingCapacity: false)
@@ -258,6 +267,7 @@ public struct WebSocketStateMachine: Sendable {
 
     /// Fires every deadline at or before `now`: handshake, close wait, keepalive, ping timeouts.
     public mutating func timeElapsed(now: WebSocketInstant) {
+        defer { updateNextDeadline() }
         if let deadline = handshakeDeadline, deadline <= now {
             handshakeDeadline = nil
             switch state {
@@ -303,8 +313,8 @@ public struct WebSocketStateMachine: Sendable {
         }
     }
 
-    /// The earliest instant at which `timeElapsed(now:)` has something to do, if any.
-    public var nextDeadline: WebSocketInstant? {
+    /// The earliest deadline of the current state, recomputed by `updateNextDeadline()`.
+    private func earliestDeadline() -> WebSocketInstant? {
         var earliest: WebSocketInstant?
         func consider(_ instant: WebSocketInstant?) {
             guard let instant else { return }
@@ -319,6 +329,10 @@ public struct WebSocketStateMachine: Sendable {
             consider(keepaliveDeadline ?? lastReceive + keepalive.interval)
         }
         return earliest
+    }
+
+    private mutating func updateNextDeadline() {
+        nextDeadline = earliestDeadline()
     }
 
     // MARK: - Outputs
