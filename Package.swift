@@ -22,9 +22,13 @@ let package = Package(
         .target(name: "PubSubClient", dependencies: ["WireKit", "PubSubProtocol"]),
         .target(name: "PubSubBroker", dependencies: ["WireKit", "PubSubProtocol", "Digests"]),
         .executableTarget(name: "demo", dependencies: ["PubSubClient", "PubSubBroker"]),
+        // Autobahn|Testsuite echo client for the WireKit client role (Scripts/autobahn/run-client.sh).
+        .executableTarget(name: "wirekit-autobahn-client", dependencies: ["WireKit"]),
+        // WebSocket client benchmark following the shared bench contract (modes rtt, pipeline, bulk, connections).
+        .executableTarget(name: "wirebench", dependencies: ["WireKit"]),
 
         .testTarget(name: "DigestsTests", dependencies: ["Digests"]),
-        .testTarget(name: "WireKitTests", dependencies: ["WireKit"]),
+        .testTarget(name: "WireKitTests", dependencies: ["WireKit"], exclude: ["Interop/peers"]),
         .testTarget(name: "PubSubProtocolTests", dependencies: ["PubSubProtocol"]),
         .testTarget(name: "PubSubClientTests", dependencies: ["PubSubClient", "PubSubBroker"]),
         .testTarget(name: "PubSubBrokerTests", dependencies: ["PubSubBroker", "PubSubClient"]),

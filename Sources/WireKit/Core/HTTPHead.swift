@@ -1,0 +1,32 @@
+/// The status line and headers of an HTTP/1.1 response.
+public struct HTTPResponseHead: Sendable, Hashable {
+    /// For example `HTTP/1.1`.
+    public var version: String
+    public var status: Int
+    public var reason: String
+    public var headers: HTTPHeaders
+
+    public init(version: String = "HTTP/1.1", status: Int, reason: String, headers: HTTPHeaders) {
+        self.version = version
+        self.status = status
+        self.reason = reason
+        self.headers = headers
+    }
+}
+
+/// The request line and headers of an HTTP/1.1 request.
+public struct HTTPRequestHead: Sendable, Hashable {
+    public var method: String
+    /// The request target, for example `/chat?room=1`.
+    public var target: String
+    /// For example `HTTP/1.1`.
+    public var version: String
+    public var headers: HTTPHeaders
+
+    public init(method: String, target: String, version: String = "HTTP/1.1", headers: HTTPHeaders) {
+        self.method = method
+        self.target = target
+        self.version = version
+        self.headers = headers
+    }
+}

@@ -1,0 +1,96 @@
+/// An incremental UTF-8 validator (Unicode Table 3-7 well-formed byte sequences): rejects
+/// overlong forms, surrogates (U+D800–U+DFFF) and code points above U+10FFFF at the first byte
+/// that cannot continue a valid sequence, so text can fail fast across frames and reads.
+/// ASCII runs are checked 8 bytes at a time.
+public struct UTF8Validator: Sendable, Hashable {
+    /// Continuation bytes still expected for the current code point (0–3).
+    private var remaining: UInt8 = 0
+    /// Inclusive range allowed for the next continuation byte.
+    private var lower: UInt8 = 0x80
+    private var upper: UInt8 = 0xBF
+    /// Bytes accepted so far, across all calls.
+    public private(set) var validatedCount: Int = 0
+    /// Offset (across all calls since the last reset) of the first invalid byte, once one is seen.
+    public private(set) var invalidByteOffset: Int?
+
+    public init() {}
+
+    /// `true` when the bytes so far end on a code point boundary (a message may end here).
+    public var isAtCharacterBoundary: Bool { remaining == 0 && invalidByteOffset == nil }
+
+    /// Starts over for a new message.
+    public mutating func reset() { self = UTF8Validator() }
+
+    /// Checks `bytes`, which continue the bytes seen so far. Returns `false` at the first invalid
+    /// byte (recorded in `invalidByteOffset`); once invalid, always `false` until `reset()`.
+    @discardableResult
+    public mutating func validate(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard invalidByteOffset == nil else { return false }
+        guard let base = bytes.baseAddress else { return true }
+        let count = bytes.count
+        var i = 0
+        var remaining = self.remaining, lower = self.lower, upper = self.upper
+        while i < count {
+            if remaining == 0 {
+                // ASCII fast path, a word at a time.
+                while i &+ 16 <= count {
+                    let a = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                    let b = base.loadUnaligned(fromByteOffset: i &+ 8, as: UInt64.self)
+                    if (a | b) & 0x8080_8080_8080_8080 != 0 { break }
+                    i &+= 16
+                }
+                while i &+ 8 <= count, base.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                    i &+= 8
+                }
+                guard i < count else { break }
+                let byte = base.load(fromByteOffset: i, as: UInt8.self)
+                switch byte {
+                case 0x00...0x7F: break
+                case 0xC2...0xDF: remaining = 1; lower = 0x80; upper = 0xBF
+                case 0xE0: remaining = 2; lower = 0xA0; upper = 0xBF
+                case 0xE1...0xEC, 0xEE...0xEF: remaining = 2; lower = 0x80; upper = 0xBF
+                case 0xED: remaining = 2; lower = 0x80; upper = 0x9F
+                case 0xF0: remaining = 3; lower = 0x90; upper = 0xBF
+                case 0xF1...0xF3: remaining = 3; lower = 0x80; upper = 0xBF
+                case 0xF4: remaining = 3; lower = 0x80; upper = 0x8F
+                default:
+                    return fail(at: i, remaining: remaining, lower: lower, upper: upper)
+                }
+            } else {
+                let byte = base.load(fromByteOffset: i, as: UInt8.self)
+                guard byte >= lower && byte <= upper else {
+                    return fail(at: i, remaining: remaining, lower: lower, upper: upper)
+                }
+                remaining &-= 1
+                lower = 0x80
+                upper = 0xBF
+            }
+            i &+= 1
+        }
+        self.remaining = remaining
+        self.lower = lower
+        self.upper = upper
+        validatedCount &+= count
+        return true
+    }
+
+    private mutating func fail(at index: Int, remaining: UInt8, lower: UInt8, upper: UInt8) -> Bool {
+        self.remaining = remaining
+        self.lower = lower
+        self.upper = upper
+        invalidByteOffset = validatedCount &+ index
+        validatedCount &+= index
+        return false
+    }
+
+    /// Whether `bytes` is complete, valid UTF-8 on its own.
+    public static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var validator = UTF8Validator()
+        return validator.validate(bytes) && validator.isAtCharacterBoundary
+    }
+
+    /// Whether `bytes` is complete, valid UTF-8 on its own.
+    public static func isValid(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { isValid($0) }
+    }
+}

@@ -1,0 +1,61 @@
+/// Limits, timeouts and role options of one WebSocket connection.
+public struct WebSocketConfiguration: Sendable, Hashable {
+    /// Largest frame payload accepted, in bytes. Larger frames fail the connection with 1009.
+    public var maxFrameSize: Int
+    /// Largest message (all fragments together) accepted, in bytes; larger fails with 1009.
+    public var maxMessageSize: Int
+    /// Largest HTTP head (status/request line and headers) accepted during the handshake, in bytes.
+    public var maxHandshakeHeadSize: Int
+    /// Client role: how much of a rejected handshake's body is kept, in bytes.
+    public var maxRejectionBodySize: Int
+    /// How long the opening handshake may take once started; `nil` waits forever.
+    public var handshakeTimeout: Duration?
+    /// How long to wait for the peer's close frame after ours, and (client role) for the server
+    /// to close TCP after the close handshake, before closing TCP ourselves.
+    public var closeTimeout: Duration
+    /// Optional keepalive: ping a quiet connection and fail it when nothing comes back.
+    public var keepalive: WebSocketKeepalive?
+    /// Server role: subprotocols supported, in preference order; the first one the client also
+    /// offered is selected.
+    public var subprotocols: [String]
+    /// Server role: extra header fields sent with the 101 response.
+    public var responseHeaders: HTTPHeaders
+
+    /// The defaults: 16 MiB frames and messages, 16 KiB heads, 64 KiB rejection bodies,
+    /// 10 s handshake, 5 s close wait, no keepalive.
+    public init(
+        maxFrameSize: Int = 16 << 20,
+        maxMessageSize: Int = 16 << 20,
+        maxHandshakeHeadSize: Int = 16 << 10,
+        maxRejectionBodySize: Int = 64 << 10,
+        handshakeTimeout: Duration? = .seconds(10),
+        closeTimeout: Duration = .seconds(5),
+        keepalive: WebSocketKeepalive? = nil,
+        subprotocols: [String] = [],
+        responseHeaders: HTTPHeaders = HTTPHeaders()
+    ) {
+        self.maxFrameSize = maxFrameSize
+        self.maxMessageSize = maxMessageSize
+        self.maxHandshakeHeadSize = maxHandshakeHeadSize
+        self.maxRejectionBodySize = maxRejectionBodySize
+        self.handshakeTimeout = handshakeTimeout
+        self.closeTimeout = closeTimeout
+        self.keepalive = keepalive
+        self.subprotocols = subprotocols
+        self.responseHeaders = responseHeaders
+    }
+}
+
+/// Keepalive settings: after `interval` without receiving anything, send a ping; if nothing at
+/// all arrives within `timeout` after it, fail the connection (close code 1006, `.timedOut`).
+public struct WebSocketKeepalive: Sendable, Hashable {
+    /// Quiet time before a keepalive ping is sent.
+    public var interval: Duration
+    /// How long to wait for any incoming byte after the keepalive ping.
+    public var timeout: Duration
+
+    public init(interval: Duration, timeout: Duration) {
+        self.interval = interval
+        self.timeout = timeout
+    }
+}

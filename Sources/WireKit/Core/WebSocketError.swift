@@ -1,0 +1,71 @@
+import Foundation
+
+/// Every failure WireKit reports, with a message a user can act on.
+public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
+    /// The URL is not a usable `ws://` or `wss://` URL; the string says why.
+    case invalidURL(String)
+    /// The handshake request cannot be sent as configured (bad header or subprotocol); says which.
+    case invalidRequest(String)
+    /// Name resolution or the TCP connection failed (refused, unreachable, unknown host).
+    case connectionFailed(String)
+    /// Something took too long; the string names what (connect, handshake, close, keepalive).
+    case timedOut(String)
+    /// The TLS layer failed; the string carries its reason.
+    case tls(String)
+    /// The server answered the upgrade request with a status other than 101 (and not a redirect).
+    case handshakeRejected(status: Int, headers: HTTPHeaders, body: [UInt8])
+    /// The server answered with a 3xx redirect. WireKit reports it and does not follow it.
+    case redirected(status: Int, location: String?, headers: HTTPHeaders)
+    /// The server's 101 answer (or its HTTP head) is not a valid WebSocket handshake.
+    case invalidHandshakeResponse(String)
+    /// Server role: the client's upgrade request is invalid; `status` is what was answered (400 or 426).
+    case invalidUpgradeRequest(status: Int, reason: String)
+    /// The peer broke RFC 6455 (close code 1002).
+    case protocolViolation(String)
+    /// The peer sent invalid UTF-8 in a text message or close reason (close code 1007).
+    case invalidUTF8(String)
+    /// A frame or message exceeds the configured limit (close code 1009). Sizes in bytes.
+    case messageTooBig(size: UInt64, limit: Int)
+    /// The transport ended without a close handshake; the string says how.
+    case connectionClosed(String)
+    /// The connection is closing or closed, so the operation cannot run.
+    case closed
+    /// The opening handshake has not finished yet, so messages cannot be sent.
+    case notOpen
+
+    /// The close code this error sends to the peer when it fails the connection.
+    public var closeCode: WebSocketCloseCode {
+        switch self {
+        case .protocolViolation: .protocolError
+        case .invalidUTF8: .invalidFramePayloadData
+        case .messageTooBig: .messageTooBig
+        case .tls: .tlsHandshakeFailure
+        default: .abnormalClosure
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .invalidURL(let why): "Invalid WebSocket URL: \(why)"
+        case .invalidRequest(let why): "Invalid WebSocket request: \(why)"
+        case .connectionFailed(let why): "Connection failed: \(why)"
+        case .timedOut(let what): "Timed out: \(what)"
+        case .tls(let why): "TLS failed: \(why)"
+        case .handshakeRejected(let status, _, let body):
+            "The server rejected the WebSocket upgrade with HTTP \(status)"
+                + (body.isEmpty ? "" : ": \(String(decoding: body.prefix(200), as: UTF8.self))")
+        case .redirected(let status, let location, _):
+            "The server redirected the WebSocket upgrade (HTTP \(status)) to \(location ?? "an unspecified location"); redirects are not followed"
+        case .invalidHandshakeResponse(let why): "Invalid WebSocket handshake response: \(why)"
+        case .invalidUpgradeRequest(let status, let why): "Invalid WebSocket upgrade request (answered \(status)): \(why)"
+        case .protocolViolation(let why): "The peer violated the WebSocket protocol: \(why)"
+        case .invalidUTF8(let why): "The peer sent invalid UTF-8: \(why)"
+        case .messageTooBig(let size, let limit): "Message too big: \(size) bytes exceeds the limit of \(limit) bytes"
+        case .connectionClosed(let why): "Connection closed: \(why)"
+        case .closed: "The WebSocket connection is closing or closed"
+        case .notOpen: "The WebSocket connection is not open yet"
+        }
+    }
+
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,40 @@
+/// One whole WebSocket frame with its payload unmasked (RFC 6455 §5.2). The state machine
+/// streams payloads without building these; they serve tests and low-level users.
+public struct WebSocketFrame: Sendable, Hashable {
+    /// Final fragment of a message.
+    public var fin: Bool
+    /// The three reserved bits as the low bits of a byte: RSV1 = 0b100, RSV2 = 0b010, RSV3 = 0b001.
+    public var reservedBits: UInt8
+    public var opcode: WebSocketOpcode
+    /// Present on frames a client sends.
+    public var maskingKey: WebSocketMaskingKey?
+    /// Application data, unmasked.
+    public var payload: [UInt8]
+
+    public init(fin: Bool = true, reservedBits: UInt8 = 0, opcode: WebSocketOpcode, maskingKey: WebSocketMaskingKey? = nil, payload: [UInt8] = []) {
+        self.fin = fin
+        self.reservedBits = reservedBits
+        self.opcode = opcode
+        self.maskingKey = maskingKey
+        self.payload = payload
+    }
+}
+
+/// The parsed header of a frame whose payload may still be arriving.
+public struct WebSocketFrameHeader: Sendable, Hashable {
+    public var fin: Bool
+    /// RSV1–RSV3 as the low three bits (RSV1 = 0b100).
+    public var reservedBits: UInt8
+    public var opcode: WebSocketOpcode
+    public var maskingKey: WebSocketMaskingKey?
+    /// Payload length in bytes, already checked against the decoder's frame limit.
+    public var payloadLength: Int
+
+    public init(fin: Bool, reservedBits: UInt8, opcode: WebSocketOpcode, maskingKey: WebSocketMaskingKey?, payloadLength: Int) {
+        self.fin = fin
+        self.reservedBits = reservedBits
+        self.opcode = opcode
+        self.maskingKey = maskingKey
+        self.payloadLength = payloadLength
+    }
+}

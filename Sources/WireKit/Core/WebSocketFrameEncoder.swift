@@ -1,0 +1,63 @@
+/// Writes frames (header and payload together) onto the end of a reusable byte buffer.
+public enum WebSocketFrameEncoder {
+    /// Header size in bytes for a payload of `payloadCount` bytes.
+    @inlinable public static func headerLength(payloadCount: Int, masked: Bool) -> Int {
+        (payloadCount < 126 ? 2 : (payloadCount <= 0xFFFF ? 4 : 10)) + (masked ? 4 : 0)
+    }
+
+    /// Appends one frame to `buffer`. With a masking key (client role) the payload is masked on
+    /// the way in; `reservedBits` are RSV1–RSV3 as the low three bits.
+    public static func encode(
+        opcode: WebSocketOpcode,
+        fin: Bool = true,
+        reservedBits: UInt8 = 0,
+        payload: UnsafeRawBufferPointer,
+        maskingKey: WebSocketMaskingKey?,
+        into buffer: inout [UInt8]
+    ) {
+        let count = payload.count
+        buffer.reserveCapacity(buffer.count + headerLength(payloadCount: count, masked: maskingKey != nil) + count)
+        buffer.append((fin ? 0x80 : 0) | (reservedBits & 0x7) << 4 | opcode.rawValue)
+        let maskBit: UInt8 = maskingKey == nil ? 0 : 0x80
+        if count < 126 {
+            buffer.append(maskBit | UInt8(count))
+        } else if count <= 0xFFFF {
+            buffer.append(maskBit | 126)
+            buffer.append(UInt8(truncatingIfNeeded: count >> 8))
+            buffer.append(UInt8(truncatingIfNeeded: count))
+        } else {
+            buffer.append(maskBit | 127)
+            let length = UInt64(count)
+            for shift in stride(from: 56, through: 0, by: -8) {
+                buffer.append(UInt8(truncatingIfNeeded: length >> UInt64(shift)))
+            }
+        }
+        guard let key = maskingKey else {
+            buffer.append(contentsOf: payload)
+            return
+        }
+        buffer.append(key[0])
+        buffer.append(key[1])
+        buffer.append(key[2])
+        buffer.append(key[3])
+        let start = buffer.count
+        buffer.append(contentsOf: payload)
+        buffer.withUnsafeMutableBytes { all in
+            WebSocketMasking.apply(key, to: UnsafeMutableRawBufferPointer(rebasing: all[start...]))
+        }
+    }
+
+    /// Appends `frame` to `buffer`, masking with its key if it has one.
+    public static func encode(_ frame: WebSocketFrame, into buffer: inout [UInt8]) {
+        frame.payload.withUnsafeBytes { payload in
+            encode(opcode: frame.opcode, fin: frame.fin, reservedBits: frame.reservedBits, payload: payload, maskingKey: frame.maskingKey, into: &buffer)
+        }
+    }
+
+    /// The encoded bytes of `frame`.
+    public static func encode(_ frame: WebSocketFrame) -> [UInt8] {
+        var buffer: [UInt8] = []
+        encode(frame, into: &buffer)
+        return buffer
+    }
+}

@@ -1,0 +1,623 @@
+import Foundation
+
+/// One WebSocket connection from its first byte to its last, without I/O: the opening handshake
+/// (client: request out, response checked; server: request checked, 101/400/426 out), frames,
+/// ping/pong, the close handshake and every timeout. The driver feeds it bytes, time and user
+/// calls, then drains events (`nextEvent()`), bytes to write (`takeOutput`) and
+/// `wantsTransportClosed`, and calls `timeElapsed(now:)` at `nextDeadline`.
+///
+/// Peer errors fail the connection with RFC 6455's codes (1002, 1007, 1009); the `closed` event
+/// comes exactly once. When `wantsTransportClosed` is true the driver writes what output is
+/// left, then closes the transport.
+public struct WebSocketStateMachine: Sendable {
+    /// Where the connection is in its life.
+    public enum Phase: Sendable, Hashable {
+        /// Opening handshake in progress.
+        case connecting
+        /// Messages flow both ways.
+        case open
+        /// We sent a close frame and wait for the peer's.
+        case closing
+        /// The `closed` event was emitted.
+        case closed
+    }
+
+    private enum State: Sendable {
+        /// Client before `start(now:)`.
+        case idle
+        /// Client: request sent, gathering the response head.
+        case awaitingResponse
+        /// Client: non-101 answer; gathering up to `expected` bytes of body.
+        case readingRejectionBody(status: Int, headers: HTTPHeaders, body: [UInt8], expected: Int)
+        /// Server: gathering the request head.
+        case awaitingRequest
+        case open
+        /// Our close frame is out; waiting for the peer's.
+        case closeSent
+        case closed
+
+        var isOpen: Bool {
+            if case .open = self { return true }
+            return false
+        }
+
+        var isCloseSent: Bool {
+            if case .closeSent = self { return true }
+            return false
+        }
+    }
+
+    public let role: WebSocketRole
+    public let configuration: WebSocketConfiguration
+    /// Client role: the handshake this connection sends.
+    public let clientHandshake: ClientHandshake?
+
+    private var state: State
+    private var headParser: HTTPHeadParser
+    private var decoder: WebSocketFrameDecoder
+    private var assembler: MessageAssembler
+    /// Header of the frame whose payload is arriving.
+    private var currentHeader: WebSocketFrameHeader?
+    /// Payload of the control frame being received, unmasked (at most 125 bytes).
+    private var controlPayload: [UInt8] = []
+    /// Opcode of the fragmented message we are sending, if one is unfinished.
+    private var outgoingFragmentOpcode: WebSocketOpcode?
+
+    private var output: [UInt8] = []
+    private var events: [WebSocketEvent] = []
+    private var eventIndex = 0
+
+    /// Whether the driver should close the transport (after writing what output is left).
+    public private(set) var wantsTransportClosed = false
+    private var transportIsClosed = false
+
+    private var handshakeDeadline: WebSocketInstant?
+    /// Closing: when to give up on the peer's close frame. Closed (client role): when to stop
+    /// waiting for the server to close TCP.
+    private var closeDeadline: WebSocketInstant?
+    private var lastReceive = WebSocketInstant(nanoseconds: 0)
+    private var keepaliveDeadline: WebSocketInstant?
+    private var pendingPings: [(id: WebSocketPingID, deadline: WebSocketInstant?)] = []
+    private var lastPingID: UInt64 = 0
+
+    /// A client connection that will send `handshake` when started.
+    public init(client handshake: ClientHandshake, configuration: WebSocketConfiguration = WebSocketConfiguration()) {
+        role = .client
+        self.configuration = configuration
+        clientHandshake = handshake
+        state = .idle
+        headParser = HTTPHeadParser(maxSize: configuration.maxHandshakeHeadSize)
+        decoder = WebSocketFrameDecoder(maxFrameSize: configuration.maxFrameSize, maskRequirement: .unmasked)
+        assembler = MessageAssembler(maxMessageSize: configuration.maxMessageSize)
+    }
+
+    /// A server connection that waits for the client's upgrade request.
+    public init(server configuration: WebSocketConfiguration = WebSocketConfiguration()) {
+        role = .server
+        self.configuration = configuration
+        clientHandshake = nil
+        state = .awaitingRequest
+        headParser = HTTPHeadParser(maxSize: configuration.maxHandshakeHeadSize)
+        decoder = WebSocketFrameDecoder(maxFrameSize: configuration.maxFrameSize, maskRequirement: .masked)
+        assembler = MessageAssembler(maxMessageSize: configuration.maxMessageSize)
+    }
+
+    /// Where the connection is in its life.
+    public var phase: Phase {
+        switch state {
+        case .idle, .awaitingResponse, .readingRejectionBody, .awaitingRequest: .connecting
+        case .open: .open
+        case .closeSent: .closing
+        case .closed: .closed
+        }
+    }
+
+    // MARK: - Inputs
+
+    /// The transport is connected. Client: queues the upgrade request. Both roles: starts the
+    /// handshake timeout. Calling it again does nothing.
+    public mutating func start(now: WebSocketInstant) {
+        switch state {
+        case .idle:
+            guard let handshake = clientHandshake else { return }
+            output.append(contentsOf: handshake.requestBytes())
+            state = .awaitingResponse
+        case .awaitingRequest:
+            guard handshakeDeadline == nil else { return }
+        default:
+            return
+        }
+        lastReceive = now
+        if let timeout = configuration.handshakeTimeout { handshakeDeadline = now + timeout }
+    }
+
+    /// Bytes read from the transport.
+    public mutating func receive(_ bytes: [UInt8], now: WebSocketInstant) {
+        bytes.withUnsafeBytes { receive($0, now: now) }
+    }
+
+    /// Bytes read from the transport; only used during the call.
+    public mutating func receive(_ bytes: UnsafeRawBufferPointer, now: WebSocketInstant) {
+        guard !bytes.isEmpty else { return }
+        lastReceive = now
+        keepaliveDeadline = nil
+        switch state {
+        case .idle:
+            fail(.invalidHandshakeResponse("data arrived before the request was sent"), now: now)
+        case .awaitingResponse:
+            receiveResponseHead(bytes, now: now)
+        case .readingRejectionBody(let status, let headers, var body, let expected):
+            state = .closed // drop the copy held in the state while the body grows
+            body.append(contentsOf: bytes.prefix(max(0, expected - body.count)))
+            if body.count >= expected {
+                finishRejection(status: status, headers: headers, body: body)
+            } else {
+                state = .readingRejectionBody(status: status, headers: headers, body: body, expected: expected)
+            }
+        case .awaitingRequest:
+            receiveRequestHead(bytes, now: now)
+        case .open, .closeSent:
+            receiveFrames(bytes, now: now)
+        case .closed:
+            break // Anything after the peer's close frame or a failure is ignored.
+        }
+    }
+
+    /// Sends a text message. Throws `.notOpen` during the handshake and `.closed` once closing.
+    public mutating func sendText(_ text: String) throws(WebSocketError) {
+        try checkCanSendData()
+        var text = text
+        text.withUTF8 { utf8 in
+            encode(.text, fin: true, payload: UnsafeRawBufferPointer(utf8))
+        }
+    }
+
+    /// Sends a binary message. Throws `.notOpen` during the handshake and `.closed` once closing.
+    public mutating func sendBinary(_ bytes: some ContiguousBytes) throws(WebSocketError) {
+        try checkCanSendData()
+        bytes.withUnsafeBytes { encode(.binary, fin: true, payload: $0) }
+    }
+
+    /// Sends one fragment: `.text` or `.binary` starts a message, `.continuation` continues it,
+    /// `fin` ends it. Throws `.invalidRequest` when the order is wrong.
+    public mutating func sendFragment(opcode: WebSocketOpcode, _ bytes: some ContiguousBytes, fin: Bool) throws(WebSocketError) {
+        guard state.isOpen else { throw phase == .connecting ? .notOpen : .closed }
+        switch opcode {
+        case .text, .binary:
+            guard outgoingFragmentOpcode == nil else { throw .invalidRequest("a fragmented message is unfinished; continue it first") }
+            outgoingFragmentOpcode = fin ? nil : opcode
+        case .continuation:
+            guard outgoingFragmentOpcode != nil else { throw .invalidRequest("no fragmented message to continue") }
+            if fin { outgoingFragmentOpcode = nil }
+        default:
+            throw .invalidRequest("\(opcode) is not a data opcode")
+        }
+        bytes.withUnsafeBytes { encode(opcode, fin: fin, payload: $0) }
+    }
+
+    /// Sends a ping with `payload` (at most 125 bytes). Its pong shows up as a `pong` event.
+    public mutating func sendPing(_ payload: some ContiguousBytes) throws(WebSocketError) {
+        try sendControl(.ping, payload)
+    }
+
+    /// Sends an unsolicited pong (a one-way heartbeat), at most 125 bytes.
+    public mutating func sendPong(_ payload: some ContiguousBytes) throws(WebSocketError) {
+        try sendControl(.pong, payload)
+    }
+
+    /// Sends a ping whose pong the machine matches: `pingCompleted(id)` follows when a pong for
+    /// it (or a later ping) arrives, `pingTimedOut(id)` if none does within `timeout`.
+    public mutating func ping(timeout: Duration?, now: WebSocketInstant) throws(WebSocketError) -> WebSocketPingID {
+        guard state.isOpen else { throw phase == .connecting ? .notOpen : .closed }
+        lastPingID &+= 1
+        let id = WebSocketPingID(rawValue: lastPingID)
+        var payload = id.rawValue.bigEndian
+        withUnsafeBytes(of: &payload) { encode(.ping, fin: true, payload: $0) }
+        pendingPings.append((id, timeout.map { now + $0 }))
+        return id
+    }
+
+    /// Starts the close handshake with `code` and `reason` (cut to 123 UTF-8 bytes). Codes that
+    /// must not go on the wire (1005, 1006, 1015, ...) send a close frame without a code. During
+    /// the opening handshake it abandons the connection. Does nothing once closing.
+    public mutating func close(code: WebSocketCloseCode = .normalClosure, reason: String = "", now: WebSocketInstant) {
+        switch state {
+        case .open:
+            encodeClose(code: code, reason: reason)
+            state = .closeSent
+            closeDeadline = now + configuration.closeTimeout
+        case .idle, .awaitingResponse, .readingRejectionBody, .awaitingRequest:
+            finish(WebSocketCloseInfo(code: code, reason: reason, wasClean: false, error: nil))
+            wantsTransportClosed = true
+        case .closeSent, .closed:
+            break
+        }
+    }
+
+    /// The transport ended (EOF, reset or error). Reports `closed` (1006, not clean) unless the
+    /// connection was already over.
+    public mutating func transportClosed(error: WebSocketError? = nil, now: WebSocketInstant) {
+        transportIsClosed = true
+        wantsTransportClosed = true
+        output.removeAll(keepingCapacity: false)
+        switch state {
+        case .readingRejectionBody(let status, let headers, let body, _):
+            finishRejection(status: status, headers: headers, body: body)
+        case .idle, .awaitingResponse, .awaitingRequest:
+            finish(WebSocketCloseInfo(code: .abnormalClosure, reason: "", wasClean: false,
+                                      error: error ?? .connectionClosed("the connection closed during the opening handshake")))
+        case .open, .closeSent:
+            finish(WebSocketCloseInfo(code: .abnormalClosure, reason: "", wasClean: false,
+                                      error: error ?? .connectionClosed("the peer closed the connection without a close frame")))
+        case .closed:
+            break
+        }
+        closeDeadline = nil
+    }
+
+    /// Fires every deadline at or before `now`: handshake, close wait, keepalive, ping timeouts.
+    public mutating func timeElapsed(now: WebSocketInstant) {
+        if let deadline = handshakeDeadline, deadline <= now {
+            handshakeDeadline = nil
+            switch state {
+            case .readingRejectionBody(let status, let headers, let body, _):
+                finishRejection(status: status, headers: headers, body: body)
+            case .idle, .awaitingResponse, .awaitingRequest:
+                fail(.timedOut("the opening handshake took longer than \(configuration.handshakeTimeout.map { "\($0)" } ?? "")"), now: now)
+            default:
+                break
+            }
+        }
+        if let deadline = closeDeadline, deadline <= now {
+            closeDeadline = nil
+            if case .closeSent = state {
+                finish(WebSocketCloseInfo(code: .abnormalClosure, reason: "", wasClean: false,
+                                          error: .timedOut("no close frame from the peer within \(configuration.closeTimeout)")))
+            }
+            wantsTransportClosed = true
+        }
+        if state.isOpen || state.isCloseSent {
+            var index = 0
+            while index < pendingPings.count {
+                if let deadline = pendingPings[index].deadline, deadline <= now {
+                    push(.pingTimedOut(pendingPings[index].id))
+                    pendingPings.remove(at: index)
+                } else {
+                    index += 1
+                }
+            }
+        }
+        if let keepalive = configuration.keepalive, state.isOpen {
+            if let deadline = keepaliveDeadline {
+                if deadline <= now {
+                    keepaliveDeadline = nil
+                    finish(WebSocketCloseInfo(code: .abnormalClosure, reason: "", wasClean: false,
+                                              error: .timedOut("keepalive: nothing received within \(keepalive.timeout) of a ping")))
+                    wantsTransportClosed = true
+                }
+            } else if lastReceive + keepalive.interval <= now {
+                encode(.ping, fin: true, payload: UnsafeRawBufferPointer(start: nil, count: 0))
+                keepaliveDeadline = now + keepalive.timeout
+            }
+        }
+    }
+
+    /// The earliest instant at which `timeElapsed(now:)` has something to do, if any.
+    public var nextDeadline: WebSocketInstant? {
+        var earliest: WebSocketInstant?
+        func consider(_ instant: WebSocketInstant?) {
+            guard let instant else { return }
+            if earliest.map({ instant < $0 }) ?? true { earliest = instant }
+        }
+        if phase == .connecting { consider(handshakeDeadline) }
+        if !wantsTransportClosed { consider(closeDeadline) }
+        if state.isOpen || state.isCloseSent {
+            for ping in pendingPings { consider(ping.deadline) }
+        }
+        if let keepalive = configuration.keepalive, state.isOpen {
+            consider(keepaliveDeadline ?? lastReceive + keepalive.interval)
+        }
+        return earliest
+    }
+
+    // MARK: - Outputs
+
+    /// The next event, in order, or `nil` when all were taken.
+    public mutating func nextEvent() -> WebSocketEvent? {
+        guard eventIndex < events.count else {
+            if !events.isEmpty {
+                events.removeAll(keepingCapacity: true)
+                eventIndex = 0
+            }
+            return nil
+        }
+        let event = events[eventIndex]
+        eventIndex += 1
+        return event
+    }
+
+    /// Whether there are bytes to write.
+    public var hasOutput: Bool { !output.isEmpty }
+
+    /// Bytes waiting to be taken for writing.
+    public var pendingOutputCount: Int { output.count }
+
+    /// Takes every byte waiting to be written.
+    public mutating func takeOutput() -> [UInt8] {
+        defer { output = [] }
+        return output
+    }
+
+    /// Moves every byte waiting to be written onto the end of `buffer`. When `buffer` is empty
+    /// the two buffers are swapped instead of copied, so both capacities get reused.
+    public mutating func takeOutput(appendingTo buffer: inout [UInt8]) {
+        if buffer.isEmpty {
+            swap(&buffer, &output)
+        } else {
+            buffer.append(contentsOf: output)
+            output.removeAll(keepingCapacity: true)
+        }
+    }
+
+    // MARK: - Handshake
+
+    private mutating func receiveResponseHead(_ bytes: UnsafeRawBufferPointer, now: WebSocketInstant) {
+        let used: Int?
+        do {
+            used = try headParser.append(bytes)
+        } catch {
+            return fail(.invalidHandshakeResponse(error.message), now: now)
+        }
+        guard let used, let handshake = clientHandshake else { return }
+        let head: HTTPResponseHead
+        do {
+            head = try headParser.responseHead()
+        } catch {
+            return fail(.invalidHandshakeResponse(error.message), now: now)
+        }
+        let rest = UnsafeRawBufferPointer(rebasing: bytes[used...])
+        handshakeDeadline = head.status == 101 ? nil : handshakeDeadline
+        switch head.status {
+        case 101:
+            let info: WebSocketHandshakeInfo
+            do {
+                info = try handshake.validate(head)
+            } catch {
+                return fail(error, now: now)
+            }
+            open(info, now: now)
+            if !rest.isEmpty { receiveFrames(rest, now: now) }
+        case 300..<400:
+            finish(WebSocketCloseInfo(code: .abnormalClosure, reason: "", wasClean: false,
+                                      error: .redirected(status: head.status, location: head.headers.first(name: "Location"), headers: head.headers)))
+            wantsTransportClosed = true
+        default:
+            let cap = max(0, configuration.maxRejectionBodySize)
+            let announced = head.headers.first(name: "Content-Length").flatMap { Int($0) }.map { max(0, $0) }
+            let expected = min(announced ?? 0, cap)
+            let body = Array(rest.prefix(min(max(expected, rest.count), cap)))
+            if body.count >= expected {
+                finishRejection(status: head.status, headers: head.headers, body: body)
+            } else {
+                state = .readingRejectionBody(status: head.status, headers: head.headers, body: body, expected: expected)
+            }
+        }
+    }
+
+    private mutating func finishRejection(status: Int, headers: HTTPHeaders, body: [UInt8]) {
+        finish(WebSocketCloseInfo(code: .abnormalClosure, reason: "", wasClean: false,
+                                  error: .handshakeRejected(status: status, headers: headers, body: body)))
+        wantsTransportClosed = true
+    }
+
+    private mutating func receiveRequestHead(_ bytes: UnsafeRawBufferPointer, now: WebSocketInstant) {
+        let used: Int?
+        do {
+            used = try headParser.append(bytes)
+        } catch {
+            return reject(status: 400, reason: error.message)
+        }
+        guard let used else { return }
+        let handshake: ServerHandshake
+        do {
+            handshake = try ServerHandshake(validating: try headParser.requestHead(), supportedSubprotocols: configuration.subprotocols)
+        } catch let error as HTTPHeadParser.ParseError {
+            return reject(status: 400, reason: error.message)
+        } catch let WebSocketError.invalidUpgradeRequest(status, reason) {
+            return reject(status: status, reason: reason)
+        } catch {
+            return reject(status: 400, reason: "\(error)")
+        }
+        output.append(contentsOf: handshake.responseBytes(extraHeaders: configuration.responseHeaders))
+        open(handshake.info, now: now)
+        let rest = UnsafeRawBufferPointer(rebasing: bytes[used...])
+        if !rest.isEmpty { receiveFrames(rest, now: now) }
+    }
+
+    private mutating func reject(status: Int, reason: String) {
+        output.append(contentsOf: ServerHandshake.rejectionBytes(status: status, reason: reason))
+        finish(WebSocketCloseInfo(code: .abnormalClosure, reason: "", wasClean: false,
+                                  error: .invalidUpgradeRequest(status: status, reason: reason)))
+        wantsTransportClosed = true
+    }
+
+    private mutating func open(_ info: WebSocketHandshakeInfo, now: WebSocketInstant) {
+        state = .open
+        handshakeDeadline = nil
+        lastReceive = now
+        headParser = HTTPHeadParser(maxSize: 0)
+        push(.opened(info))
+    }
+
+    // MARK: - Frames
+
+    private mutating func receiveFrames(_ bytes: UnsafeRawBufferPointer, now: WebSocketInstant) {
+        var index = 0
+        while state.isOpen || state.isCloseSent {
+            let element: WebSocketFrameDecoder.Element?
+            do {
+                element = try decoder.next(bytes, index: &index)
+            } catch {
+                return fail(error, now: now)
+            }
+            guard let element else { return }
+            switch element {
+            case .header(let header):
+                currentHeader = header
+                if header.opcode.isControl {
+                    controlPayload.removeAll(keepingCapacity: true)
+                } else {
+                    do {
+                        try assembler.begin(header)
+                    } catch {
+                        return fail(error, now: now)
+                    }
+                }
+            case .payload(let slice, let offset, let isFrameEnd):
+                guard let header = currentHeader else { continue }
+                if header.opcode.isControl {
+                    let start = controlPayload.count
+                    controlPayload.append(contentsOf: slice)
+                    if let key = header.maskingKey {
+                        controlPayload.withUnsafeMutableBytes { all in
+                            WebSocketMasking.apply(key, to: UnsafeMutableRawBufferPointer(rebasing: all[start...]), phase: offset)
+                        }
+                    }
+                    if isFrameEnd { receiveControl(header.opcode, now: now) }
+                } else {
+                    do {
+                        if let message = try assembler.receive(slice, key: header.maskingKey, offset: offset, isFrameEnd: isFrameEnd) {
+                            push(message)
+                        }
+                    } catch {
+                        return fail(error, now: now)
+                    }
+                }
+                if isFrameEnd { currentHeader = nil }
+            }
+        }
+    }
+
+    private mutating func receiveControl(_ opcode: WebSocketOpcode, now: WebSocketInstant) {
+        switch opcode {
+        case .ping:
+            if state.isOpen {
+                controlPayload.withUnsafeBytes { encode(.pong, fin: true, payload: $0) }
+            }
+            push(.ping(Data(controlPayload)))
+        case .pong:
+            push(.pong(Data(controlPayload)))
+            if controlPayload.count == 8, !pendingPings.isEmpty {
+                let value = controlPayload.withUnsafeBytes { UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) }
+                if pendingPings.contains(where: { $0.id.rawValue == value }) {
+                    for ping in pendingPings where ping.id.rawValue <= value { push(.pingCompleted(ping.id)) }
+                    pendingPings.removeAll { $0.id.rawValue <= value }
+                }
+            }
+        case .close:
+            receiveClose(now: now)
+        default:
+            break
+        }
+    }
+
+    private mutating func receiveClose(now: WebSocketInstant) {
+        var code = WebSocketCloseCode.noStatusReceived
+        var reason = ""
+        if controlPayload.count == 1 {
+            return fail(.protocolViolation("close frame with a 1-byte payload"), now: now)
+        }
+        if controlPayload.count >= 2 {
+            code = WebSocketCloseCode(UInt16(controlPayload[0]) << 8 | UInt16(controlPayload[1]))
+            guard code.isValidOnWire else {
+                return fail(.protocolViolation("invalid close code \(code.rawValue)"), now: now)
+            }
+            let valid = controlPayload.withUnsafeBytes { UTF8Validator.isValid(UnsafeRawBufferPointer(rebasing: $0[2...])) }
+            guard valid else { return fail(.invalidUTF8("close reason is not valid UTF-8"), now: now) }
+            reason = String(decoding: controlPayload[2...], as: UTF8.self)
+        }
+        if state.isOpen {
+            // Echo the peer's code (RFC 6455 §5.5.1).
+            encodeClose(code: code, reason: "")
+        }
+        finish(WebSocketCloseInfo(code: code, reason: reason, wasClean: true, error: nil))
+        if role == .server {
+            wantsTransportClosed = true
+        } else {
+            // RFC 6455 §7.1.1: the server closes TCP first; wait for it, bounded.
+            closeDeadline = now + configuration.closeTimeout
+        }
+    }
+
+    // MARK: - Sending
+
+    private func checkCanSendData() throws(WebSocketError) {
+        guard state.isOpen else { throw phase == .connecting ? .notOpen : .closed }
+        if outgoingFragmentOpcode != nil { throw .invalidRequest("a fragmented message is unfinished; finish it with sendFragment first") }
+    }
+
+    private mutating func sendControl(_ opcode: WebSocketOpcode, _ payload: some ContiguousBytes) throws(WebSocketError) {
+        guard state.isOpen else { throw phase == .connecting ? .notOpen : .closed }
+        let fits = payload.withUnsafeBytes { bytes in
+            guard bytes.count <= 125 else { return false }
+            encode(opcode, fin: true, payload: bytes)
+            return true
+        }
+        guard fits else { throw .invalidRequest("a \(opcode) payload is limited to 125 bytes") }
+    }
+
+    private mutating func encode(_ opcode: WebSocketOpcode, fin: Bool, payload: UnsafeRawBufferPointer) {
+        WebSocketFrameEncoder.encode(opcode: opcode, fin: fin, payload: payload,
+                                     maskingKey: role == .client ? .random() : nil, into: &output)
+    }
+
+    private mutating func encodeClose(code: WebSocketCloseCode, reason: String) {
+        guard code.isValidOnWire else {
+            return encode(.close, fin: true, payload: UnsafeRawBufferPointer(start: nil, count: 0))
+        }
+        var payload: [UInt8] = [UInt8(truncatingIfNeeded: code.rawValue >> 8), UInt8(truncatingIfNeeded: code.rawValue)]
+        for scalar in reason.unicodeScalars {
+            let utf8 = UTF8.encode(scalar) ?? UTF8.EncodedScalar()
+            if payload.count + utf8.count > 125 { break }
+            payload.append(contentsOf: utf8)
+        }
+        payload.withUnsafeBytes { encode(.close, fin: true, payload: $0) }
+    }
+
+    // MARK: - Ending
+
+    /// Fails the connection: sends a close frame with the error's code if none was sent yet,
+    /// reports `closed` and asks for the transport to close.
+    private mutating func fail(_ error: WebSocketError, now: WebSocketInstant) {
+        let code = error.closeCode
+        if state.isOpen, code.isValidOnWire {
+            encodeClose(code: code, reason: Self.shortReason(error))
+        }
+        finish(WebSocketCloseInfo(code: code, reason: "", wasClean: false, error: error))
+        wantsTransportClosed = true
+    }
+
+    private static func shortReason(_ error: WebSocketError) -> String {
+        switch error {
+        case .protocolViolation(let why), .invalidUTF8(let why): why
+        case .messageTooBig: "message too big"
+        default: ""
+        }
+    }
+
+    /// Emits the `closed` event (once) and enters the closed state.
+    private mutating func finish(_ info: WebSocketCloseInfo) {
+        if case .closed = state { return }
+        state = .closed
+        handshakeDeadline = nil
+        keepaliveDeadline = nil
+        closeDeadline = nil
+        pendingPings.removeAll()
+        controlPayload = []
+        push(.closed(info))
+    }
+
+    private mutating func push(_ event: WebSocketEvent) {
+        events.append(event)
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+/// A parsed `ws://` or `wss://` URL (RFC 6455 §3): where to connect and what to ask for.
+public struct WebSocketURL: Sendable, Hashable, CustomStringConvertible {
+    /// `true` for `wss://` (TLS).
+    public var isSecure: Bool
+    /// Host name or IP literal, without the brackets of an IPv6 literal.
+    public var host: String
+    /// TCP port: explicit, or 80 for `ws`, 443 for `wss`.
+    public var port: Int
+    /// Path and query as sent in the request line; `/` when the URL has no path.
+    public var resourceName: String
+
+    /// Parses `string`; throws `.invalidURL` saying what is wrong.
+    public init(_ string: String) throws(WebSocketError) {
+        let text = string.trimmingWireKitWhitespace()
+        guard let schemeEnd = text.range(of: "://") else {
+            throw .invalidURL("\"\(string)\" has no scheme; expected ws:// or wss://")
+        }
+        let scheme = text[..<schemeEnd.lowerBound]
+        if scheme.wireKitEqualsIgnoringASCIICase("ws") {
+            isSecure = false
+        } else if scheme.wireKitEqualsIgnoringASCIICase("wss") {
+            isSecure = true
+        } else {
+            throw .invalidURL("scheme \"\(scheme)\" is not ws or wss")
+        }
+        var rest = text[schemeEnd.upperBound...]
+        if rest.contains("#") { throw .invalidURL("\"\(string)\" has a fragment, which WebSocket URLs must not have") }
+        if rest.contains(where: { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }) {
+            throw .invalidURL("\"\(string)\" contains whitespace")
+        }
+        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
+        let authority = rest[..<authorityEnd]
+        rest = rest[authorityEnd...]
+        if authority.contains("@") {
+            throw .invalidURL("credentials in the URL are not supported; send an Authorization header instead")
+        }
+        var hostPart: Substring
+        var portPart: Substring?
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else {
+                throw .invalidURL("unterminated IPv6 literal in \"\(string)\"")
+            }
+            hostPart = authority[authority.index(after: authority.startIndex)..<close]
+            let after = authority[authority.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":") else { throw .invalidURL("unexpected characters after the IPv6 literal") }
+                portPart = after.dropFirst()
+            }
+            guard hostPart.contains(":"), hostPart.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." || $0 == "%" || $0.isLetter || $0.isNumber }) else {
+                throw .invalidURL("\"\(hostPart)\" is not an IPv6 address")
+            }
+        } else {
+            if let colon = authority.lastIndex(of: ":") {
+                hostPart = authority[..<colon]
+                portPart = authority[authority.index(after: colon)...]
+            } else {
+                hostPart = authority
+            }
+            if hostPart.contains(":") { throw .invalidURL("an IPv6 host must be written in brackets, as in ws://[::1]:8080/") }
+        }
+        guard !hostPart.isEmpty else { throw .invalidURL("\"\(string)\" has no host") }
+        host = String(hostPart)
+        if let portPart {
+            guard !portPart.isEmpty, portPart.count <= 5, portPart.allSatisfy({ $0.isASCII && $0.isNumber }),
+                  let value = Int(portPart), (1...65535).contains(value) else {
+                throw .invalidURL("port \"\(portPart)\" is not a number from 1 to 65535")
+            }
+            port = value
+        } else {
+            port = isSecure ? 443 : 80
+        }
+        if rest.isEmpty {
+            resourceName = "/"
+        } else if rest.hasPrefix("?") {
+            resourceName = "/" + rest
+        } else {
+            resourceName = String(rest)
+        }
+    }
+
+    /// Parses a Foundation `URL`.
+    public init(_ url: URL) throws(WebSocketError) {
+        try self.init(url.absoluteString)
+    }
+
+    /// Whether `port` is the scheme's default (80 for `ws`, 443 for `wss`).
+    public var isDefaultPort: Bool { port == (isSecure ? 443 : 80) }
+
+    /// The `Host` header value: the host (bracketed if IPv6), plus `:port` when not the default.
+    public var hostHeaderValue: String {
+        let name = host.contains(":") ? "[\(host)]" : host
+        return isDefaultPort ? name : "\(name):\(port)"
+    }
+
+    public var description: String {
+        let name = host.contains(":") ? "[\(host)]" : host
+        return "\(isSecure ? "wss" : "ws")://\(name)\(isDefaultPort ? "" : ":\(port)")\(resourceName)"
+    }
+}

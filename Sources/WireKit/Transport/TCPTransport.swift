@@ -1,0 +1,490 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+
+/// A TCP connection on a non-blocking POSIX socket, driven by Dispatch read/write sources on
+/// one serial queue (no thread per connection).
+///
+/// Client side: `init(host:port:connectTimeout:)` resolves the name on a background queue
+/// (the caller never blocks), then tries each IPv4/IPv6 address in turn with a non-blocking
+/// connect, all within `connectTimeout`. Server side: `TCPListener` hands out accepted ones.
+/// Reads go into one reused 64 KiB buffer; writes use one gathered `sendmsg` for all queued
+/// buffers, keep what the kernel did not take, and never raise SIGPIPE.
+///
+/// `@unchecked Sendable`: all mutable state is confined to the queue passed to `start`
+/// (see `Transport`); the stored configuration is immutable.
+public final class TCPTransport: Transport, @unchecked Sendable {
+    /// Size of the reused read buffer (bytes).
+    public static let readBufferSize = 64 * 1024
+    /// Most buffers passed to one `sendmsg` call.
+    private static let maxIOVecs = 64
+
+    private enum State {
+        case idle, resolving, connecting, open, closing, closed
+    }
+
+    private let host: String
+    private let port: Int
+    private let connectTimeout: Double
+    private let lingerTimeout: Double
+
+    private var state: State = .idle
+    private var queue: DispatchQueue?
+    private var handler: (@Sendable (TransportEvent) -> Void)?
+    private var fd: Int32 = -1
+    private var addresses: [SocketAddress] = []
+    private var nextAddressIndex = 0
+    private var connectErrors: [Int32] = []
+    private var readSource: DispatchSourceRead?
+    private var writeSource: DispatchSourceWrite?
+    private var writeSourceSuspended = true
+    private var timer: DispatchSourceTimer?
+    private var closer: DescriptorCloser?
+    private var pending: [[UInt8]] = []
+    private var pendingHead = 0
+    private var pendingOffset = 0
+    private var outputShutdownRequested = false
+    private var outputShutDown = false
+    private let readBuffer: UnsafeMutableRawBufferPointer
+    private let iovecs: UnsafeMutablePointer<iovec>
+
+    /// Bytes queued by `write` and not yet handed to the kernel.
+    public private(set) var bufferedAmount = 0
+
+    /// The peer's address once connected (e.g. "127.0.0.1:8080", "[::1]:8080").
+    public private(set) var remoteAddressDescription: String?
+
+    /// A client connection to `host`:`port` (a name, an IPv4 literal or an IPv6 literal with
+    /// or without brackets), established within `connectTimeout` seconds once started.
+    /// - Parameter lingerTimeout: how long `close()` keeps trying to write buffered bytes (s).
+    public init(host: String, port: Int, connectTimeout: Double = 10, lingerTimeout: Double = 5) {
+        self.host = host
+        self.port = port
+        self.connectTimeout = connectTimeout
+        self.lingerTimeout = lingerTimeout
+        readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
+        iovecs = .allocate(capacity: Self.maxIOVecs)
+    }
+
+    /// An accepted, already connected socket (owned from now on).
+    init(acceptedSocket fd: Int32, peer: SocketAddress?, lingerTimeout: Double = 5) {
+        self.host = peer?.host ?? "?"
+        self.port = peer?.port ?? 0
+        self.connectTimeout = 0
+        self.lingerTimeout = lingerTimeout
+        self.fd = fd
+        self.remoteAddressDescription = peer?.description
+        readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
+        iovecs = .allocate(capacity: Self.maxIOVecs)
+    }
+
+    deinit {
+        // Sources retain the transport until cancelled, so a live socket cannot get here;
+        // an accepted socket that was never started is closed here.
+        if fd >= 0, readSource == nil, writeSource == nil { _ = Glibc_close(fd) }
+        readBuffer.deallocate()
+        iovecs.deallocate()
+    }
+
+    // MARK: Transport
+
+    public func start(queue: DispatchQueue, handler: @escaping @Sendable (TransportEvent) -> Void) {
+        queue.async { [self] in
+            guard state == .idle else {
+                if state == .closed { queue.async { handler(.closed(nil)) } }
+                return
+            }
+            self.queue = queue
+            self.handler = handler
+            if fd >= 0 {
+                POSIXSocket.prepareAccepted(fd)
+                state = .open
+                makeWriteSource(queue: queue)
+                becomeOpen()
+            } else {
+                beginResolving(queue: queue)
+            }
+        }
+    }
+
+    public func write(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty, acceptsWrites else { return }
+        pending.append(bytes)
+        bufferedAmount += bytes.count
+        if state == .open, writeSourceSuspended { flush() }
+    }
+
+    public func write(contentsOf chunks: [[UInt8]]) {
+        guard acceptsWrites else { return }
+        for chunk in chunks where !chunk.isEmpty {
+            pending.append(chunk)
+            bufferedAmount += chunk.count
+        }
+        if state == .open, writeSourceSuspended, bufferedAmount > 0 { flush() }
+    }
+
+    public func shutdownOutput() {
+        guard acceptsWrites else { return }
+        outputShutdownRequested = true
+        if state == .open, bufferedAmount == 0 { shutDownOutputNow() }
+    }
+
+    public func close() {
+        switch state {
+        case .closed, .closing:
+            return
+        case .idle:
+            // Not started (or `start` not yet run): nothing to tear down but the socket.
+            state = .closed
+            if fd >= 0 { _ = Glibc_close(fd); fd = -1 }
+        case .resolving, .connecting:
+            finish(error: nil)
+        case .open:
+            if bufferedAmount == 0 {
+                finish(error: nil)
+            } else {
+                state = .closing
+                armTimer(seconds: lingerTimeout) { [self] in finish(error: nil) }
+            }
+        }
+    }
+
+    // MARK: Connecting
+
+    private var acceptsWrites: Bool {
+        switch state {
+        case .idle, .resolving, .connecting, .open: return !outputShutdownRequested
+        case .closing, .closed: return false
+        }
+    }
+
+    private func beginResolving(queue: DispatchQueue) {
+        state = .resolving
+        let host = self.host, port = self.port, timeout = connectTimeout
+        armTimer(seconds: timeout) { [self] in
+            finish(error: .connectTimedOut(host: host, port: port, seconds: timeout))
+        }
+        DispatchQueue.global().async {
+            let result = SocketAddress.resolve(host: host, port: port, passive: false)
+            queue.async { [self] in
+                guard state == .resolving else { return }
+                switch result {
+                case .failure(let error):
+                    finish(error: error)
+                case .success(let resolved):
+                    addresses = resolved
+                    state = .connecting
+                    connectNextAddress()
+                }
+            }
+        }
+    }
+
+    /// Starts a non-blocking connect to the next address, or fails with the most telling error.
+    private func connectNextAddress() {
+        guard let queue else { return }
+        while nextAddressIndex < addresses.count {
+            let address = addresses[nextAddressIndex]
+            nextAddressIndex += 1
+            let socketResult = POSIXSocket.makeStreamSocket(family: address.family)
+            guard case .success(let newFD) = socketResult else {
+                if case .failure(.system(_, let code)) = socketResult { connectErrors.append(code) }
+                continue
+            }
+            POSIXSocket.setNoDelay(newFD)
+            var rc: Int32 = 0
+            repeat {
+                rc = address.withSockAddr { Glibc_connect(newFD, $0, $1) }
+            } while rc != 0 && errno == EINTR
+            let code = rc == 0 ? 0 : errno
+            if rc != 0 && code != EINPROGRESS {
+                connectErrors.append(code)
+                _ = Glibc_close(newFD)
+                continue
+            }
+            fd = newFD
+            remoteAddressDescription = address.description
+            makeWriteSource(queue: queue)
+            writeSource?.resume()
+            writeSourceSuspended = false
+            return
+        }
+        finish(error: connectFailure())
+    }
+
+    /// The write source fired while connecting: the connect finished one way or the other.
+    private func connectCompleted() {
+        let code = POSIXSocket.pendingError(fd)
+        if code == 0 {
+            suspendWriteSource()
+            becomeOpen()
+            return
+        }
+        if code == EINPROGRESS || code == EALREADY { return }
+        connectErrors.append(code)
+        cancelSources()
+        connectNextAddress()
+    }
+
+    private func connectFailure() -> TransportError {
+        if connectErrors.contains(ECONNREFUSED) { return .connectionRefused(host: host, port: port) }
+        if connectErrors.contains(where: { $0 == ENETUNREACH || $0 == EHOSTUNREACH || $0 == EADDRNOTAVAIL || $0 == EAFNOSUPPORT }) {
+            return .unreachable(host: host, port: port)
+        }
+        if connectErrors.contains(ETIMEDOUT) {
+            return .connectTimedOut(host: host, port: port, seconds: connectTimeout)
+        }
+        return .system(operation: "connect", errno: connectErrors.last ?? EIO)
+    }
+
+    private func becomeOpen() {
+        guard let queue else { return }
+        cancelTimer()
+        state = .open
+        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+        source.setEventHandler { [self] in readAvailable() }
+        track(source)
+        readSource = source
+        source.resume()
+        handler?(.connected)
+        if state == .open, writeSourceSuspended, bufferedAmount > 0 { flush() }
+        if state == .open, outputShutdownRequested, bufferedAmount == 0 { shutDownOutputNow() }
+    }
+
+    // MARK: Reading
+
+    private func readAvailable() {
+        // Read until EAGAIN (not just once): libdispatch on Linux may not report an EOF that
+        // follows data in the same wake-up again. After 16 full buffers, yield to the queue's
+        // other work and continue in a fresh block rather than relying on another event.
+        for _ in 0..<16 {
+            guard state == .open || state == .closing, fd >= 0 else { return }
+            let n = Glibc_read(fd, readBuffer.baseAddress, readBuffer.count)
+            if n > 0 {
+                if state == .open {
+                    handler?(.received(UnsafeRawBufferPointer(rebasing: readBuffer[0..<n])))
+                }
+            } else if n == 0 {
+                // EOF: the read source would fire forever, so it goes away.
+                readSource?.cancel()
+                readSource = nil
+                if state == .open { handler?(.inputClosed) } else { finish(error: nil) }
+                return
+            } else {
+                let code = errno
+                if code == EINTR { continue }
+                if code == EAGAIN || code == EWOULDBLOCK { return }
+                finish(error: code == ECONNRESET || code == EPIPE || code == ETIMEDOUT ? .connectionReset : .system(operation: "read", errno: code))
+                return
+            }
+        }
+        queue?.async { [self] in
+            if readSource != nil { readAvailable() }
+        }
+    }
+
+    // MARK: Writing
+
+    private func makeWriteSource(queue: DispatchQueue) {
+        let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
+        source.setEventHandler { [self] in
+            if state == .connecting { connectCompleted() } else { flush() }
+        }
+        track(source)
+        writeSource = source
+        writeSourceSuspended = true
+    }
+
+    /// Hands as many queued bytes to the kernel as it takes; waits for the write source if it
+    /// takes fewer.
+    private func flush() {
+        let waited = !writeSourceSuspended
+        while bufferedAmount > 0 {
+            guard state == .open || state == .closing else { return }
+            let n = sendPending()
+            if n >= 0 {
+                consume(n)
+                continue
+            }
+            let code = Int32(-n)
+            if code == EINTR { continue }
+            if code == EAGAIN || code == EWOULDBLOCK {
+                if writeSourceSuspended {
+                    writeSource?.resume()
+                    writeSourceSuspended = false
+                }
+                return
+            }
+            finish(error: code == EPIPE || code == ECONNRESET || code == ETIMEDOUT ? .connectionReset : .system(operation: "write", errno: code))
+            return
+        }
+        suspendWriteSource()
+        if state == .closing {
+            finish(error: nil)
+            return
+        }
+        if outputShutdownRequested { shutDownOutputNow() }
+        if waited { handler?(.writable) }
+    }
+
+    /// One gathered `sendmsg` of up to `maxIOVecs` queued buffers: bytes sent, or `-errno`.
+    private func sendPending() -> Int {
+        let count = min(pending.count - pendingHead, Self.maxIOVecs)
+        func fill(_ i: Int) -> Int {
+            if i == count {
+                var message = msghdr()
+                message.msg_iov = iovecs
+                message.msg_iovlen = numericCast(count)
+                let n = sendmsg(fd, &message, POSIXSocket.sendFlags)
+                return n >= 0 ? n : -Int(errno)
+            }
+            return pending[pendingHead + i].withUnsafeBytes { raw -> Int in
+                let skip = i == 0 ? pendingOffset : 0
+                // Non-empty by construction (empty writes are dropped).
+                guard let base = raw.baseAddress else { return fill(i + 1) }
+                iovecs[i] = iovec(iov_base: UnsafeMutableRawPointer(mutating: base + skip), iov_len: raw.count - skip)
+                return fill(i + 1)
+            }
+        }
+        return fill(0)
+    }
+
+    private func consume(_ count: Int) {
+        var left = count
+        bufferedAmount -= count
+        while left > 0, pendingHead < pending.count {
+            let available = pending[pendingHead].count - pendingOffset
+            if left >= available {
+                left -= available
+                pendingHead += 1
+                pendingOffset = 0
+            } else {
+                pendingOffset += left
+                left = 0
+            }
+        }
+        if pendingHead == pending.count {
+            pending.removeAll(keepingCapacity: pending.count <= 256)
+            pendingHead = 0
+        } else if pendingHead >= 64 {
+            pending.removeFirst(pendingHead)
+            pendingHead = 0
+        }
+    }
+
+    private func suspendWriteSource() {
+        if !writeSourceSuspended, let writeSource {
+            writeSource.suspend()
+            writeSourceSuspended = true
+        }
+    }
+
+    private func shutDownOutputNow() {
+        guard !outputShutDown, fd >= 0 else { return }
+        outputShutDown = true
+        _ = shutdown(fd, Int32(SHUT_WR))
+    }
+
+    // MARK: Closing
+
+    /// Tears everything down and delivers `.closed(error)` (asynchronously: never from inside
+    /// a call the owner made).
+    private func finish(error: TransportError?) {
+        guard state != .closed else { return }
+        state = .closed
+        cancelTimer()
+        cancelSources()
+        pending.removeAll()
+        pendingHead = 0
+        pendingOffset = 0
+        bufferedAmount = 0
+        guard let handler, let queue else { return }
+        self.handler = nil
+        queue.async { handler(.closed(error)) }
+    }
+
+    /// Cancels the fd's sources; the last cancel handler closes the descriptor.
+    private func cancelSources() {
+        guard fd >= 0 else { return }
+        if let closer, closer.liveSources > 0 {
+            readSource?.cancel()
+            writeSource?.cancel()
+            if writeSourceSuspended { writeSource?.resume() }
+        } else {
+            _ = Glibc_close(fd)
+        }
+        readSource = nil
+        writeSource = nil
+        writeSourceSuspended = true
+        closer = nil
+        fd = -1
+    }
+
+    /// Attaches a cancel handler to a source of the current fd: the descriptor is closed when
+    /// the last of its sources is cancelled (closing earlier could let the kernel reuse the
+    /// number while Dispatch still watches it).
+    private func track(_ source: DispatchSourceProtocol) {
+        let closer = self.closer ?? DescriptorCloser(fd: fd)
+        self.closer = closer
+        closer.liveSources += 1
+        source.setCancelHandler { closer.sourceCancelled() }
+    }
+
+    private func armTimer(seconds: Double, _ action: @escaping @Sendable () -> Void) {
+        guard let queue else { return }
+        cancelTimer()
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + seconds)
+        timer.setEventHandler(handler: action)
+        self.timer = timer
+        timer.resume()
+    }
+
+    private func cancelTimer() {
+        timer?.cancel()
+        timer = nil
+    }
+}
+
+/// Closes a descriptor once every Dispatch source watching it has been cancelled.
+/// `@unchecked Sendable`: only touched on the owning transport's queue (cancel handlers run
+/// on the sources' queue, which is that queue).
+private final class DescriptorCloser: @unchecked Sendable {
+    let fd: Int32
+    var liveSources = 0
+
+    init(fd: Int32) { self.fd = fd }
+
+    func sourceCancelled() {
+        liveSources -= 1
+        if liveSources == 0 { _ = Glibc_close(fd) }
+    }
+}
+
+// The C calls whose names clash with this class's methods.
+@inline(__always) private func Glibc_close(_ fd: Int32) -> Int32 {
+    #if canImport(Glibc)
+    return Glibc.close(fd)
+    #else
+    return Darwin.close(fd)
+    #endif
+}
+
+@inline(__always) private func Glibc_read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    return Glibc.read(fd, buffer, count)
+    #else
+    return Darwin.read(fd, buffer, count)
+    #endif
+}
+
+@inline(__always) private func Glibc_connect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+    #if canImport(Glibc)
+    return Glibc.connect(fd, address, length)
+    #else
+    return Darwin.connect(fd, address, length)
+    #endif
+}

@@ -1,0 +1,240 @@
+import Dispatch
+import Foundation
+import XCTest
+@testable import WireKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+final class TCPTransportTests: XCTestCase {
+    private let queue = DispatchQueue(label: "TCPTransportTests")
+
+    private func connect(_ transport: TCPTransport) -> TransportEventLog {
+        let log = TransportEventLog()
+        transport.start(queue: queue) { log.record($0) }
+        return log
+    }
+
+    func testListenerOnPortZeroReportsTheBoundPort() throws {
+        let listener = try TCPListener(host: "127.0.0.1", port: 0)
+        defer { listener.close() }
+        XCTAssertGreaterThan(listener.port, 0)
+        XCTAssertEqual(SocketAddress.local(of: try XCTUnwrap(Mirror(reflecting: listener).descendant("fd") as? Int32))?.port, listener.port)
+    }
+
+    func testListenerOnTakenPortThrowsAddressInUse() throws {
+        let first = try TCPListener(host: "127.0.0.1", port: 0)
+        defer { first.close() }
+        XCTAssertThrowsError(try TCPListener(host: "127.0.0.1", port: first.port)) { error in
+            XCTAssertEqual(error as? TransportError, .addressInUse(host: "127.0.0.1", port: first.port))
+        }
+    }
+
+    func testOneMebibyteEchoesBackByteForByteOverIPv4() throws {
+        let server = try TCPEchoServer()
+        defer { server.stop() }
+        let client = TCPTransport(host: "127.0.0.1", port: server.port)
+        let log = connect(client)
+        let payload = testBytes(count: 1 << 20)
+        queue.async {
+            // Gathered writes of uneven pieces must arrive in order.
+            client.write(contentsOf: [Array(payload[0..<1]), Array(payload[1..<70_000]), []])
+            client.write(Array(payload[70_000...]))
+        }
+        wait(for: [log.expectation("echo") { $0.receivedCountUnlocked >= payload.count }], timeout: 20)
+        XCTAssertEqual(log.received, payload)
+        XCTAssertEqual(log.events.first, "connected")
+        queue.sync { client.close() }
+        wait(for: [log.expectation("closed") { $0.isClosedUnlocked }], timeout: 5)
+        XCTAssertEqual(log.closeError, .some(nil))
+    }
+
+    func testIPv6LoopbackEchoes() throws {
+        let server: TCPEchoServer
+        do { server = try TCPEchoServer(host: "::1") } catch {
+            throw XCTSkip("no IPv6 loopback here: \(error)")
+        }
+        defer { server.stop() }
+        let client = TCPTransport(host: "[::1]", port: server.port)
+        let log = connect(client)
+        queue.async { client.write(Array("hello over IPv6".utf8)) }
+        wait(for: [log.expectation("echo") { $0.receivedCountUnlocked >= 15 }], timeout: 10)
+        XCTAssertEqual(String(decoding: log.received, as: UTF8.self), "hello over IPv6")
+        XCTAssertTrue(client.remoteAddressDescription?.hasPrefix("[::1]") ?? false)
+        queue.sync { client.close() }
+    }
+
+    func testLocalhostNameResolvesAndConnects() throws {
+        let server = try TCPEchoServer(host: "127.0.0.1")
+        defer { server.stop() }
+        let client = TCPTransport(host: "localhost", port: server.port)
+        let log = connect(client)
+        queue.async { client.write([1, 2, 3]) }
+        wait(for: [log.expectation("echo") { $0.receivedCountUnlocked >= 3 }], timeout: 10)
+        XCTAssertEqual(log.received, [1, 2, 3])
+        queue.sync { client.close() }
+    }
+
+    func testClosedPortIsConnectionRefused() throws {
+        let listener = try TCPListener(host: "127.0.0.1", port: 0)
+        let port = listener.port
+        listener.close()
+        Thread.sleep(forTimeInterval: 0.05)
+        let log = connect(TCPTransport(host: "127.0.0.1", port: port))
+        wait(for: [log.expectation("closed") { $0.isClosedUnlocked }], timeout: 10)
+        XCTAssertEqual(log.closeError, .some(.connectionRefused(host: "127.0.0.1", port: port)))
+        XCTAssertFalse(log.events.contains("connected"))
+    }
+
+    func testUnknownHostIsHostNotFound() throws {
+        let log = connect(TCPTransport(host: "no-such-host.invalid", port: 80))
+        wait(for: [log.expectation("closed") { $0.isClosedUnlocked }], timeout: 30)
+        guard case .some(.some(.hostNotFound(let host, _))) = log.closeError else {
+            return XCTFail("expected hostNotFound, got \(String(describing: log.closeError))")
+        }
+        XCTAssertEqual(host, "no-such-host.invalid")
+    }
+
+    func testConnectToAFullBacklogTimesOut() throws {
+        // A listener that never accepts, with a backlog of 0: once its queue is full the
+        // kernel drops further SYNs, so the connect can only end by our timeout.
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
+        XCTAssertEqual(listen(listener, 0), 0)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+
+        var fillers: [TCPTransport] = []
+        var logs: [TransportEventLog] = []
+        for _ in 0..<4 {
+            let filler = TCPTransport(host: "127.0.0.1", port: port, connectTimeout: 1.5)
+            fillers.append(filler)
+            logs.append(connect(filler))
+        }
+        wait(for: logs.map { log in log.expectation("settled") { $0.eventsUnlocked.contains("connected") || $0.isClosedUnlocked } }, timeout: 10)
+        let timedOut = logs.filter { log in
+            if case .some(.some(.connectTimedOut(_, let p, let seconds))) = log.closeError { return p == port && seconds == 1.5 }
+            return false
+        }
+        XCTAssertFalse(timedOut.isEmpty, "events: \(logs.map { $0.events })")
+        queue.sync { fillers.forEach { $0.close() } }
+    }
+
+    func testPeerResetIsReportedAsConnectionReset() throws {
+        let listener = try TCPListener(host: "127.0.0.1", port: 0)
+        defer { listener.close() }
+        let accepted = DispatchSemaphore(value: 0)
+        let box = TransportBox()
+        listener.start { transport in box.set(transport); accepted.signal() }
+        let log = connect(TCPTransport(host: "127.0.0.1", port: listener.port))
+        XCTAssertEqual(accepted.wait(timeout: .now() + 10), .success)
+        wait(for: [log.expectation("connected") { $0.eventsUnlocked.contains("connected") }], timeout: 10)
+        // SO_LINGER 0 makes close() send RST.
+        let fd = try XCTUnwrap(box.fileDescriptor)
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        XCTAssertEqual(setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size)), 0)
+        box.transport?.close()
+        wait(for: [log.expectation("closed") { $0.isClosedUnlocked }], timeout: 10)
+        XCTAssertEqual(log.closeError, .some(.connectionReset))
+    }
+
+    func testWritingToAClosedPeerFailsWithoutSIGPIPE() throws {
+        let listener = try TCPListener(host: "127.0.0.1", port: 0)
+        defer { listener.close() }
+        listener.start { transport in transport.close() }   // accept and close at once
+        let client = TCPTransport(host: "127.0.0.1", port: listener.port)
+        let log = connect(client)
+        wait(for: [log.expectation("input closed") { $0.eventsUnlocked.contains("inputClosed") }], timeout: 10)
+        // The peer is gone: the first write may still be accepted, then RST makes later ones
+        // fail with EPIPE/ECONNRESET. Without MSG_NOSIGNAL this would kill the test process.
+        let chunk = [UInt8](repeating: 7, count: 64 * 1024)
+        for _ in 0..<50 {
+            queue.sync { client.write(chunk) }
+            if log.closeError != nil { break }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        wait(for: [log.expectation("closed") { $0.isClosedUnlocked }], timeout: 10)
+        XCTAssertEqual(log.closeError, .some(.connectionReset))
+    }
+
+    func testBufferedBytesAreKeptUntilThePeerReadsThenWritableIsReported() throws {
+        let server = try TCPEchoServer(paused: true)
+        defer { server.stop() }
+        let client = TCPTransport(host: "127.0.0.1", port: server.port)
+        let log = connect(client)
+        wait(for: [log.expectation("connected") { $0.eventsUnlocked.contains("connected") }], timeout: 10)
+        let payload = testBytes(count: 16 << 20)
+        let buffered = queue.sync { () -> Int in
+            client.write(payload)
+            return client.bufferedAmount
+        }
+        // 16 MiB cannot fit the socket buffers of a peer that does not read.
+        XCTAssertGreaterThan(buffered, 0)
+        XCTAssertLessThanOrEqual(buffered, payload.count)
+        server.resume()
+        wait(for: [log.expectation("echo") { $0.receivedCountUnlocked >= payload.count }], timeout: 60)
+        XCTAssertTrue(log.events.contains("writable"))
+        XCTAssertEqual(queue.sync { client.bufferedAmount }, 0)
+        XCTAssertTrue(log.received == payload)
+        queue.sync { client.close() }
+    }
+
+    func testShutdownOutputDeliversInputClosedWhileTheOtherDirectionStillWorks() throws {
+        let listener = try TCPListener(host: "127.0.0.1", port: 0)
+        defer { listener.close() }
+        let serverQueue = DispatchQueue(label: "server")
+        let serverLog = TransportEventLog()
+        let box = TransportBox()
+        listener.start { transport in
+            box.set(transport)
+            transport.start(queue: serverQueue) { event in
+                serverLog.record(event)
+                if case .inputClosed = event {
+                    transport.write(Array("bye".utf8))
+                    transport.close()
+                }
+            }
+        }
+        let client = TCPTransport(host: "127.0.0.1", port: listener.port)
+        let log = connect(client)
+        queue.async {
+            client.write(Array("hi".utf8))
+            client.shutdownOutput()
+        }
+        wait(for: [serverLog.expectation("server saw EOF") { $0.eventsUnlocked.contains("inputClosed") }], timeout: 10)
+        XCTAssertEqual(serverLog.received, Array("hi".utf8))
+        wait(for: [log.expectation("client saw reply and EOF") { $0.eventsUnlocked.contains("inputClosed") || $0.isClosedUnlocked }], timeout: 10)
+        XCTAssertEqual(log.events, ["connected", "inputClosed"], "server: \(serverLog.events) client got \(log.received.count) server got \(serverLog.received.count)")
+        XCTAssertEqual(log.received, Array("bye".utf8))
+        queue.sync { client.close() }
+        wait(for: [log.expectation("closed") { $0.isClosedUnlocked }], timeout: 5)
+    }
+
+    func testCloseBeforeConnectingDeliversClosedOnce() throws {
+        let client = TCPTransport(host: "127.0.0.1", port: 9)
+        let log = TransportEventLog()
+        queue.sync {
+            client.start(queue: queue) { log.record($0) }
+            client.close()
+        }
+        wait(for: [log.expectation("closed") { $0.isClosedUnlocked }], timeout: 5)
+        Thread.sleep(forTimeInterval: 0.1)
+        XCTAssertEqual(log.events.filter { $0 == "closed" }.count, 1)
+        XCTAssertEqual(log.closeError, .some(nil))
+    }
+}
+
+/// Holds the server side of a test connection; thread-safe.
+final class TransportBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _transport: TCPTransport?   // guarded by `lock`
+    func set(_ transport: TCPTransport) { lock.withLock { _transport = transport } }
+    var transport: TCPTransport? { lock.withLock { _transport } }
+    var fileDescriptor: Int32? { transport.flatMap { Mirror(reflecting: $0).descendant("fd") as? Int32 } }
+}
