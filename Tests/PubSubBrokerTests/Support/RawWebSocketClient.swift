@@ -155,7 +155,7 @@ final class RawWebSocketClient {
             buffer.removeAll(keepingCapacity: true)
             readIndex = 0
         }
-        var chunk = [UInt8](repeating: 0, count: 16_384)
+        var chunk = [UInt8](repeating: 0, count: 4_096)
         let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
         if count == 0 { throw Failure.connectionClosed }
         guard count > 0 else { throw Failure.system("recv", errno) }
