@@ -65,7 +65,8 @@ public struct WebSocketStateMachine: Sendable {
 
     private var output: [UInt8] = []
     private var maskingKeys = WebSocketMaskingKeySource()
-    private var events: [WebSocketEvent] = []
+    /// Pending events; taken ones are moved out (left `nil`) so they are not retained twice.
+    private var events: [WebSocketEvent?] = []
     private var eventIndex = 0
 
     /// Whether the driver should close the transport (after writing what output is left).
@@ -332,7 +333,7 @@ public struct WebSocketStateMachine: Sendable {
             }
             return nil
         }
-        let event = events[eventIndex]
+        let event = events[eventIndex].take()
         eventIndex += 1
         return event
     }
@@ -618,7 +619,7 @@ public struct WebSocketStateMachine: Sendable {
         push(.closed(info))
     }
 
-    private mutating func push(_ event: WebSocketEvent) {
+    private mutating func push(_ event: consuming WebSocketEvent) {
         events.append(event)
     }
 }
