@@ -71,7 +71,6 @@ public struct WebSocketStateMachine: Sendable {
 
     /// Whether the driver should close the transport (after writing what output is left).
     public private(set) var wantsTransportClosed = false
-    private var transportIsClosed = false
 
     private var handshakeDeadline: WebSocketInstant?
     /// Closing: when to give up on the peer's close frame. Closed (client role): when to stop
@@ -237,11 +236,10 @@ public struct WebSocketStateMachine: Sendable {
     }
 
     /// The transport ended (EOF, reset or error). Reports `closed` (1006, not clean) unless the
-    /// connection was already over.
+    /// connection was already over. Output already queued (say, the echo of a close frame that
+    /// arrived with the EOF) stays for the driver to write if its transport still can.
     public mutating func transportClosed(error: WebSocketError? = nil, now: WebSocketInstant) {
-        transportIsClosed = true
         wantsTransportClosed = true
-        output.removeAll(keepingCapacity: false)
         switch state {
         case .readingRejectionBody(let status, let headers, let body, _):
             finishRejection(status: status, headers: headers, body: body)
