@@ -121,6 +121,26 @@ final class PubSubClientFaceTests: XCTestCase {
                        #"{"rid":1,"error":{"message":"The client dropped the ask request without answering","name":"UnhandledRequestError"}}"#)
     }
 
+    func testTokenExpiryIsAnnouncedBeforeExp() async throws {
+        let server = FakeServer()
+        var configuration = SessionConfiguration(address: ServerAddress(hostname: "fake", port: 1), autoReconnect: false)
+        configuration.tokenExpiryWarning = .seconds(3599)
+        let client = PubSubClient(configuration: configuration, tokenStore: InMemoryTokenStore(), transportFactory: server)
+        let events = client.events()
+        try await client.connect()
+        let exp = Int64(Date().timeIntervalSince1970) + 3600
+        let token = JWT.sign(payload: ["username": "ann", "exp": .int(exp)], secret: "s")
+        server.connection?.deliver(##"{"event":"#setAuthToken","data":{"token":"\##(token)"}}"##)
+        for await event in events {
+            if case .authTokenExpiring(let signed, let expiresAt) = event {
+                XCTAssertEqual(signed, token)
+                XCTAssertEqual(expiresAt, exp)
+                break
+            }
+        }
+        XCTAssertEqual(client.auth.expiry, exp)
+    }
+
     func testDisconnectReportsTheExactCodeAndReasonOnTheEventStream() async throws {
         let server = FakeServer()
         let client = makeClient(server)
