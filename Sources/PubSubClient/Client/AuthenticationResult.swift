@@ -1,0 +1,17 @@
+/// The server's verdict on `authenticate(_:)` (spec §7.4).
+public struct AuthenticationResult: Sendable, Equatable {
+    /// Whether the token was accepted.
+    public var isAuthenticated: Bool
+    /// Why not, for soft refusals (e.g. `AuthTokenNotBeforeError`).
+    public var authError: RemoteError?
+
+    public init(isAuthenticated: Bool, authError: RemoteError?) {
+        self.isAuthenticated = isAuthenticated
+        self.authError = authError
+    }
+
+    init(_ data: JSONValue?) {
+        isAuthenticated = data?["isAuthenticated"]?.boolValue ?? false
+        authError = data?["authError"].flatMap { $0.isNull ? nil : RemoteError(hydrating: $0) }
+    }
+}

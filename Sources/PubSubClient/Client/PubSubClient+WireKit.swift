@@ -1,0 +1,35 @@
+import Dispatch
+import WireKit
+
+extension PubSubClient {
+    /// A client for `configuration`, keeping its auth token in `tokenStore`. `webSocketOptions`
+    /// tunes the WireKit connection (limits, TLS transport); headers and the connect timeout
+    /// come from `configuration`. Does not connect until `connect()` or the first call that
+    /// needs a connection.
+    public convenience init(configuration: SessionConfiguration, tokenStore: any TokenStore = InMemoryTokenStore(),
+                            webSocketOptions: WebSocketOptions = WebSocketOptions()) {
+        self.init(configuration: configuration, tokenStore: tokenStore,
+                  transportFactory: WireKitTransportFactory(options: webSocketOptions))
+    }
+
+    /// A client for a `ws://` or `wss://` URL with default options.
+    public convenience init(url: String, tokenStore: any TokenStore = InMemoryTokenStore()) throws(PubSubError) {
+        self.init(configuration: SessionConfiguration(address: try ServerAddress(url: url)), tokenStore: tokenStore)
+    }
+}
+
+extension ScClient {
+    /// A closure-API client for `configuration`; callbacks run on `callbackQueue`.
+    public convenience init(configuration: SessionConfiguration, tokenStore: any TokenStore = InMemoryTokenStore(),
+                            callbackQueue: DispatchQueue = .main, webSocketOptions: WebSocketOptions = WebSocketOptions()) {
+        self.init(configuration: configuration, tokenStore: tokenStore, callbackQueue: callbackQueue,
+                  transportFactory: WireKitTransportFactory(options: webSocketOptions))
+    }
+
+    /// A closure-API client for a `ws://` or `wss://` URL; callbacks run on `callbackQueue`.
+    public convenience init(url: String, tokenStore: any TokenStore = InMemoryTokenStore(),
+                            callbackQueue: DispatchQueue = .main) throws(PubSubError) {
+        self.init(configuration: SessionConfiguration(address: try ServerAddress(url: url)), tokenStore: tokenStore,
+                  callbackQueue: callbackQueue)
+    }
+}

@@ -1,0 +1,266 @@
+import Dispatch
+import Foundation
+
+/// The SocketCluster client with async/await: `connect`, `invoke`, `transmit`, channels as
+/// `AsyncStream`s, receivers, procedures and an event stream. Thread-safe: everything runs on
+/// one serial queue around a `ClientSession`.
+public final class PubSubClient: Sendable {
+    let driver: SessionDriver
+    let router = EventRouter()
+
+    init(configuration: SessionConfiguration, tokenStore: any TokenStore, transportFactory: any SessionTransportFactory) {
+        driver = SessionDriver(configuration: configuration, tokenStore: tokenStore, transportFactory: transportFactory,
+                               label: "PubSubClient")
+        let router = self.router
+        _ = driver.addListener { event in router.route(event) }
+        driver.setRequestHandler { event, data, id in router.handleRequest(event, data, id) }
+    }
+
+    deinit {
+        let driver = self.driver
+        driver.queue.async { driver.run { session, now in session.disconnect(now: now) } }
+    }
+
+    // MARK: State
+
+    /// Connection state.
+    public var state: ConnectionState { driver.read(\.state) }
+    /// Whether the handshake completed and the connection is open.
+    public var isConnected: Bool { state == .open }
+    /// Server-assigned socket id while open.
+    public var id: String? { driver.read(\.socketID) }
+    /// Authentication state, signed token and decoded payload.
+    public var auth: AuthStatus { driver.read(\.auth) }
+    /// Subscribed channels (plus pending ones when `includePending`).
+    public func subscriptions(includePending: Bool = false) -> [String] {
+        driver.read { $0.subscriptions(includePending: includePending) }
+    }
+    /// The state of one channel.
+    public func channelState(_ channel: String) -> ChannelState { driver.read { $0.channelState(channel) } }
+
+    // MARK: Connection
+
+    /// Connects and waits for the handshake. Returns at once if already open. Throws
+    /// `connectionFailed(code:reason:)` if the attempt closes first (a reconnect may follow).
+    @discardableResult
+    public func connect() async throws -> HandshakeInfo {
+        let waiter = ConnectWaiter()
+        let driver = self.driver
+        return try await withCheckedThrowingContinuation { continuation in
+            // Everything happens on the driver queue, so no event can slip in between.
+            driver.run { session, now in
+                waiter.continuation = continuation
+                if session.state == .open, let id = session.socketID {
+                    waiter.finish(.success(HandshakeInfo(id: id, pingTimeout: session.pingTimeout,
+                                                         isAuthenticated: session.auth.state == .authenticated, authError: nil)))
+                    return
+                }
+                let listener = driver.addListener { event in
+                    switch event {
+                    case .connected(let info): waiter.finish(.success(info))
+                    case .connectAbort(let code, let reason): waiter.finish(.failure(PubSubError.connectionFailed(code: code, reason: reason)))
+                    default: break
+                    }
+                }
+                waiter.onFinish = { driver.removeListener(listener) }
+                session.connect(now: now)
+            }
+        }
+    }
+
+    /// Closes with `code` and `reason` (sent to the server) and stops reconnecting.
+    public func disconnect(code: UInt16 = 1000, reason: String = "") {
+        driver.run { session, now in session.disconnect(code: code, reason: reason, now: now) }
+    }
+
+    /// Closes (if needed) and connects again at once.
+    public func reconnect(code: UInt16 = 1000, reason: String = "") {
+        driver.run { session, now in session.reconnect(code: code, reason: reason, now: now) }
+    }
+
+    // MARK: Events and RPC
+
+    /// Sends an event with no reply (`receiver` on the server). Queued while not connected.
+    public func transmit(_ event: String, _ data: JSONValue? = nil, ackTimeout: Duration? = nil) throws(PubSubError) {
+        try driver.withSession { (session: inout ClientSession, now: SessionInstant) throws(PubSubError) in
+            try session.transmit(event, data: data, ackTimeout: ackTimeout, now: now)
+        }
+    }
+
+    /// Sends an `Encodable` value as an event with no reply.
+    public func transmit(_ event: String, encoding value: some Encodable) throws(PubSubError) {
+        try transmit(event, try Self.encode(value))
+    }
+
+    /// Calls a server procedure and returns its data (nil when the answer has none). Throws
+    /// `.remote` (the server's error), `.timeout` or `.badConnection`.
+    public func invoke(_ event: String, _ data: JSONValue? = nil, ackTimeout: Duration? = nil) async throws -> JSONValue? {
+        try await call { session, now in session.invoke(event, data: data, ackTimeout: ackTimeout, now: now) }
+    }
+
+    /// Calls a server procedure with an `Encodable` request and decodes the answer as `R`.
+    public func invoke<R: Decodable>(_ event: String, _ request: some Encodable, as type: R.Type,
+                                     ackTimeout: Duration? = nil) async throws -> R {
+        let answer = try await invoke(event, try Self.encode(request), ackTimeout: ackTimeout)
+        do { return try (answer ?? .null).decode(type) } catch { throw PubSubError.coding("\(error)") }
+    }
+
+    /// Server transmits of `event`, in order. Ends when the iterating task is cancelled.
+    public func receiver(_ event: String) -> AsyncStream<JSONValue?> {
+        stream { router, continuation in router.addReceiver(event) { continuation.yield($0) } }
+    }
+
+    /// Server invokes of `event`; answer each request exactly once. While no stream is
+    /// registered for an event, its requests get an `UnhandledRequestError` reply.
+    public func procedure(_ event: String) -> AsyncStream<ProcedureRequest> {
+        let driver = self.driver
+        return stream { router, continuation in
+            router.addProcedure(event) { name, data, id in
+                continuation.yield(ProcedureRequest(event: name, data: data, id: id, driver: driver))
+            }
+        }
+    }
+
+    /// Every session event (connection, auth, channels, errors, raw frames), from now on.
+    public func events() -> AsyncStream<SessionEvent> {
+        stream { router, continuation in router.addEventListener { continuation.yield($0) } }
+    }
+
+    // MARK: Channels
+
+    /// Subscribes (if not already) and returns the channel's publications. Cancelling the task
+    /// iterating the stream stops delivery to it; the subscription stays until `unsubscribe`.
+    public func channel(_ name: String, options: SubscriptionOptions = SubscriptionOptions()) -> AsyncStream<JSONValue?> {
+        let result = stream { router, continuation in
+            router.addChannelConsumer(name, yield: { continuation.yield($0) }, finish: { continuation.finish() })
+        }
+        driver.run { session, now in
+            if session.channelState(name) == .unsubscribed { session.subscribe(name, options: options, now: now) }
+        }
+        return result
+    }
+
+    /// Subscribes and waits for the server's confirmation.
+    public func subscribe(_ channel: String, options: SubscriptionOptions = SubscriptionOptions()) async throws {
+        _ = try await call { session, now in session.subscribeWithAck(channel, options: options, now: now) }
+    }
+
+    /// Unsubscribes (a `#unsubscribe` transmit) and ends the channel's streams.
+    public func unsubscribe(_ channel: String) {
+        let router = self.router
+        driver.run { session, now in session.unsubscribe(channel, now: now) }
+        driver.queue.async { router.finishChannelConsumers(channel) }
+    }
+
+    /// Unsubscribes with the server's acknowledgement.
+    public func unsubscribeAck(_ channel: String) async throws {
+        let router = self.router
+        driver.queue.async { router.finishChannelConsumers(channel) }
+        _ = try await call { session, now in session.unsubscribeWithAck(channel, now: now) }
+    }
+
+    /// Publishes without acknowledgement.
+    public func publish(_ channel: String, _ data: JSONValue?) throws(PubSubError) {
+        try driver.withSession { (session: inout ClientSession, now: SessionInstant) throws(PubSubError) in
+            try session.publish(channel, data: data, now: now)
+        }
+    }
+
+    /// Publishes and waits until the server accepted the publication.
+    public func publishAck(_ channel: String, _ data: JSONValue?, ackTimeout: Duration? = nil) async throws {
+        _ = try await call { session, now in session.publishWithAck(channel, data: data, ackTimeout: ackTimeout, now: now) }
+    }
+
+    // MARK: Auth
+
+    /// Authenticates with a signed token (`#authenticate`).
+    public func authenticate(_ signedToken: String) async throws -> AuthenticationResult {
+        AuthenticationResult(try await call { session, now in session.authenticate(signedToken, now: now) })
+    }
+
+    /// Removes the token here and on the server.
+    public func deauthenticate() {
+        driver.run { session, now in session.deauthenticate(now: now) }
+    }
+
+    // MARK: Batching
+
+    /// Collects outgoing packets until `flushBatch()` / `cancelBatch()`.
+    public func startBatch() { driver.run { session, _ in session.startBatch() } }
+    /// Sends the collected packets as one array frame.
+    public func flushBatch() { driver.run { session, _ in session.flushBatch() } }
+    /// Discards the collected packets; their invokes fail with `batchCancelled`.
+    public func cancelBatch() { driver.run { session, _ in session.cancelBatch() } }
+
+    // MARK: Internals
+
+    /// Runs a call to completion; cancelling the calling task cancels the call.
+    private func call(_ start: @escaping (inout ClientSession, SessionInstant) -> CallID) async throws -> JSONValue? {
+        let box = CallCancellation()
+        let driver = self.driver
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                driver.call({ session, now in
+                    let id = start(&session, now)
+                    if box.started(id) { session.cancel(id, now: now) }
+                    return id
+                }, completion: { result in continuation.resume(with: result.mapError { $0 as any Error }) })
+            }
+        } onCancel: {
+            if let id = box.cancel() {
+                driver.queue.async { driver.run { session, now in session.cancel(id, now: now) } }
+            }
+        }
+    }
+
+    private func stream<T>(_ register: @escaping (EventRouter, AsyncStream<T>.Continuation) -> UInt64) -> AsyncStream<T> {
+        let (stream, continuation) = AsyncStream<T>.makeStream()
+        let router = self.router
+        let token = driver.run { _, _ in register(router, continuation) }
+        // Asynchronous: termination can happen on the driver queue, inside a session access.
+        continuation.onTermination = { [driver] _ in driver.queue.async { router.remove(token) } }
+        return stream
+    }
+
+    static func encode(_ value: some Encodable) throws(PubSubError) -> JSONValue {
+        do { return try JSONValue(encoding: value) } catch { throw .coding("\(error)") }
+    }
+}
+
+/// Resumes `connect()` exactly once. `@unchecked Sendable`: its fields are set before the
+/// listener can fire and then only touched on the driver queue.
+private final class ConnectWaiter: @unchecked Sendable {
+    var continuation: CheckedContinuation<HandshakeInfo, any Error>?
+    var onFinish: (@Sendable () -> Void)?
+
+    func finish(_ result: Result<HandshakeInfo, any Error>) {
+        guard let continuation else { return }
+        self.continuation = nil
+        continuation.resume(with: result)
+        onFinish?()
+    }
+}
+
+/// Meets a call's start and its task's cancellation, whichever comes first.
+/// `@unchecked Sendable`: guarded by `lock`.
+private final class CallCancellation: @unchecked Sendable {
+    private let lock = NSLock()
+    private var id: CallID?
+    private var isCancelled = false
+
+    /// Records the call; returns true if the task was already cancelled.
+    func started(_ id: CallID) -> Bool {
+        lock.withLock {
+            self.id = id
+            return isCancelled
+        }
+    }
+
+    /// Marks the task cancelled; returns the call to cancel if it already started.
+    func cancel() -> CallID? {
+        lock.withLock {
+            isCancelled = true
+            return id
+        }
+    }
+}

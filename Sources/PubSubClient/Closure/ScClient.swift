@@ -1,0 +1,300 @@
+import Dispatch
+
+/// The closure API, with the method names of socketcluster-client-swift (`emit`, `emitAck`,
+/// `on`, `onAck`, `subscribe`, `publish`, `onChannel`, `setBasicListener`, ...), on the same
+/// session core as `PubSubClient`. Every callback runs on the queue given at creation.
+/// Thread-safe: calls may come from any thread.
+public final class ScClient: Sendable {
+    /// `(eventName, error, data)`: the outcome of an acknowledged call.
+    public typealias AckHandler = @Sendable (String, PubSubError?, JSONValue?) -> Void
+    /// `(eventName, data)`: a server event or channel message.
+    public typealias MessageHandler = @Sendable (String, JSONValue?) -> Void
+
+    let driver: SessionDriver
+    let router = EventRouter()
+    /// Where callbacks run.
+    public let callbackQueue: DispatchQueue
+    private let listeners = ScListeners()
+
+    init(configuration: SessionConfiguration, tokenStore: any TokenStore, callbackQueue: DispatchQueue,
+         transportFactory: any SessionTransportFactory) {
+        self.callbackQueue = callbackQueue
+        driver = SessionDriver(configuration: configuration, tokenStore: tokenStore, transportFactory: transportFactory,
+                               label: "ScClient")
+        let router = self.router
+        _ = driver.addListener { event in router.route(event) }
+        driver.setRequestHandler { event, data, id in router.handleRequest(event, data, id) }
+        let listeners = self.listeners
+        _ = driver.run { _, _ in
+            router.addEventListener { [weak self] event in
+                guard let self else { return }
+                let basic = listeners.basic
+                let auth = listeners.auth
+                let any = listeners.any
+                callbackQueue.async {
+                    switch event {
+                    case .connected: basic?.onConnect?(self)
+                    case .connectAbort(let code, let reason): basic?.onConnectError?(self, CloseInfo(code: code, reason: reason))
+                    case .disconnected(let code, let reason): basic?.onDisconnect?(self, CloseInfo(code: code, reason: reason))
+                    case .authenticated(let token, _): auth?.onSetAuthentication?(self, token)
+                    case .authStateChanged(_, let new, _, _): auth?.onAuthentication?(self, new == .authenticated)
+                    default: break
+                    }
+                    any?(self, event)
+                }
+            }
+        }
+    }
+
+    deinit {
+        let driver = self.driver
+        driver.queue.async { driver.run { session, now in session.disconnect(now: now) } }
+    }
+
+    // MARK: Connection
+
+    /// Starts connecting; `setBasicListener`'s `onConnect` reports the handshake.
+    public func connect() { driver.run { session, now in session.connect(now: now) } }
+
+    /// Closes with `code` (default 1000) and `reason`, and stops reconnecting.
+    public func disconnect(code: UInt16 = 1000, reason: String = "") {
+        driver.run { session, now in session.disconnect(code: code, reason: reason, now: now) }
+    }
+
+    /// Closes (if needed) and connects again.
+    public func reconnect() { driver.run { session, now in session.reconnect(now: now) } }
+
+    /// True once the SocketCluster handshake completed (not merely the WebSocket open).
+    public func isConnected() -> Bool { driver.read(\.state) == .open }
+
+    /// Connection state.
+    public var state: ConnectionState { driver.read(\.state) }
+    /// Server-assigned socket id while connected.
+    public var id: String? { driver.read(\.socketID) }
+    /// Authentication state and token.
+    public var auth: AuthStatus { driver.read(\.auth) }
+
+    /// Connection callbacks: handshake done, attempt failed before the handshake, connection lost
+    /// after it (with the exact close code and reason).
+    public func setBasicListener(onConnect: (@Sendable (ScClient) -> Void)?,
+                                 onConnectError: (@Sendable (ScClient, CloseInfo) -> Void)?,
+                                 onDisconnect: (@Sendable (ScClient, CloseInfo) -> Void)?) {
+        listeners.basic = ScListeners.Basic(onConnect: onConnect, onConnectError: onConnectError, onDisconnect: onDisconnect)
+    }
+
+    /// Auth callbacks: a token was set (handshake, `#setAuthToken`, `authenticate`), and the
+    /// authenticated flag changed.
+    public func setAuthenticationListener(onSetAuthentication: (@Sendable (ScClient, String?) -> Void)?,
+                                          onAuthentication: (@Sendable (ScClient, Bool?) -> Void)?) {
+        listeners.auth = ScListeners.Auth(onSetAuthentication: onSetAuthentication, onAuthentication: onAuthentication)
+    }
+
+    /// Every session event, for what the other listeners do not cover (raw frames, errors,
+    /// channel state changes, reconnect scheduling).
+    public func setEventListener(_ listener: (@Sendable (ScClient, SessionEvent) -> Void)?) {
+        listeners.any = listener
+    }
+
+    // MARK: Events
+
+    /// Transmits an event (no `cid`, no reply). Returns the error if it could not be queued.
+    @discardableResult
+    public func emit(eventName: String, data: JSONValue? = nil) -> PubSubError? {
+        do throws(PubSubError) {
+            try driver.withSession { (session: inout ClientSession, now: SessionInstant) throws(PubSubError) in
+                try session.transmit(eventName, data: data, now: now)
+            }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Invokes a procedure; `ack` gets `(eventName, error, data)` exactly once.
+    public func emitAck(eventName: String, data: JSONValue? = nil, ackTimeout: Duration? = nil, ack: @escaping AckHandler) {
+        call(eventName, ack) { session, now in session.invoke(eventName, data: data, ackTimeout: ackTimeout, now: now) }
+    }
+
+    /// Listens to server transmits of `eventName`. Several listeners may share an event.
+    @discardableResult
+    public func on(eventName: String, ack: @escaping MessageHandler) -> ListenerToken {
+        let queue = callbackQueue
+        let router = self.router
+        let id = driver.run { _, _ in router.addReceiver(eventName) { data in queue.async { ack(eventName, data) } } }
+        return ListenerToken(id: id)
+    }
+
+    /// Handles server invokes of `eventName`; the handler gets a responder that answers once.
+    /// Invokes with no handler get an `UnhandledRequestError` reply.
+    @discardableResult
+    public func onAck(eventName: String, ack: @escaping @Sendable (String, JSONValue?, ScResponder) -> Void) -> ListenerToken {
+        let queue = callbackQueue
+        let router = self.router
+        let driver = self.driver
+        let id = driver.run { _, _ in
+            router.addProcedure(eventName) { name, data, requestID in
+                let responder = ScResponder(request: ProcedureRequest(event: name, data: data, id: requestID, driver: driver))
+                queue.async { ack(name, data, responder) }
+            }
+        }
+        return ListenerToken(id: id)
+    }
+
+    /// Removes a listener added with `on`, `onAck` or `onChannel`.
+    public func off(_ token: ListenerToken) {
+        let router = self.router
+        driver.queue.async { router.remove(token.id) }
+    }
+
+    // MARK: Channels
+
+    /// Subscribes (`#subscribe` invoke; retried after reconnects).
+    public func subscribe(channelName: String, options: SubscriptionOptions = SubscriptionOptions()) {
+        driver.run { session, now in session.subscribe(channelName, options: options, now: now) }
+    }
+
+    /// Subscribes; `ack` gets the server's verdict on this attempt.
+    public func subscribeAck(channelName: String, options: SubscriptionOptions = SubscriptionOptions(), ack: @escaping AckHandler) {
+        call(channelName, ack) { session, now in session.subscribeWithAck(channelName, options: options, now: now) }
+    }
+
+    /// Unsubscribes (`#unsubscribe` transmit with the bare name).
+    public func unsubscribe(channelName: String) {
+        driver.run { session, now in session.unsubscribe(channelName, now: now) }
+    }
+
+    /// Unsubscribes as an invoke, so `ack` gets the server's answer.
+    public func unsubscribeAck(channelName: String, ack: @escaping AckHandler) {
+        call(channelName, ack) { session, now in session.unsubscribeWithAck(channelName, now: now) }
+    }
+
+    /// Publishes without acknowledgement. Returns the error if it could not be queued.
+    @discardableResult
+    public func publish(channelName: String, data: JSONValue?) -> PubSubError? {
+        do throws(PubSubError) {
+            try driver.withSession { (session: inout ClientSession, now: SessionInstant) throws(PubSubError) in
+                try session.publish(channelName, data: data, now: now)
+            }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Publishes; `ack` gets the server's answer.
+    public func publishAck(channelName: String, data: JSONValue?, ack: @escaping AckHandler) {
+        call(channelName, ack) { session, now in session.publishWithAck(channelName, data: data, now: now) }
+    }
+
+    /// Listens to messages published on `channelName` (a namespace separate from events).
+    @discardableResult
+    public func onChannel(channelName: String, ack: @escaping MessageHandler) -> ListenerToken {
+        let queue = callbackQueue
+        let router = self.router
+        let id = driver.run { _, _ in
+            router.addChannelConsumer(channelName, yield: { data in queue.async { ack(channelName, data) } }, finish: {})
+        }
+        return ListenerToken(id: id)
+    }
+
+    /// Subscribed channels (and pending ones when `includePending`).
+    public func getSubscriptions(includePending: Bool = false) -> [String] {
+        driver.read { $0.subscriptions(includePending: includePending) }
+    }
+
+    // MARK: Auth and batching
+
+    /// Authenticates with a signed token; `ack` gets `{isAuthenticated, authError}` or the error.
+    public func authenticate(token: String, ack: AckHandler? = nil) {
+        call("#authenticate", ack ?? { _, _, _ in }) { session, now in session.authenticate(token, now: now) }
+    }
+
+    /// Removes the token here and on the server.
+    public func deauthenticate() { driver.run { session, now in session.deauthenticate(now: now) } }
+
+    /// The signed token, while authenticated.
+    public func getAuthToken() -> String? { driver.read(\.auth.signedToken) }
+
+    /// Collects outgoing packets until `flushBatch()` / `cancelBatch()`.
+    public func startBatch() { driver.run { session, _ in session.startBatch() } }
+    /// Sends the collected packets as one array frame.
+    public func flushBatch() { driver.run { session, _ in session.flushBatch() } }
+    /// Discards the collected packets.
+    public func cancelBatch() { driver.run { session, _ in session.cancelBatch() } }
+
+    private func call(_ name: String, _ ack: @escaping AckHandler, _ start: (inout ClientSession, SessionInstant) -> CallID) {
+        let queue = callbackQueue
+        driver.call(start) { result in
+            queue.async {
+                switch result {
+                case .success(let data): ack(name, nil, data)
+                case .failure(let error): ack(name, error, nil)
+                }
+            }
+        }
+    }
+}
+
+/// A close code and reason, exactly as received or sent.
+public struct CloseInfo: Sendable, Equatable {
+    public var code: UInt16
+    public var reason: String
+    public init(code: UInt16, reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+}
+
+/// Identifies a listener added to an `ScClient`, for `off(_:)`.
+public struct ListenerToken: Sendable, Hashable {
+    let id: UInt64
+}
+
+/// Answers one server invoke exactly once (later calls are ignored and return an error).
+public struct ScResponder: Sendable {
+    let request: ProcedureRequest
+
+    /// Answers with `data`, or with `error` when it is non-nil.
+    @discardableResult
+    public func callAsFunction(_ error: RemoteError?, _ data: JSONValue?) -> PubSubError? {
+        do throws(PubSubError) {
+            if let error { try request.fail(error) } else { try request.respond(data) }
+            return nil
+        } catch {
+            return error
+        }
+    }
+}
+
+/// The listeners of an `ScClient`. `@unchecked Sendable`: guarded by `lock`.
+final class ScListeners: @unchecked Sendable {
+    struct Basic {
+        var onConnect: (@Sendable (ScClient) -> Void)?
+        var onConnectError: (@Sendable (ScClient, CloseInfo) -> Void)?
+        var onDisconnect: (@Sendable (ScClient, CloseInfo) -> Void)?
+    }
+    struct Auth {
+        var onSetAuthentication: (@Sendable (ScClient, String?) -> Void)?
+        var onAuthentication: (@Sendable (ScClient, Bool?) -> Void)?
+    }
+
+    private let lock = NSLock()
+    private var _basic: Basic?
+    private var _auth: Auth?
+    private var _any: (@Sendable (ScClient, SessionEvent) -> Void)?
+
+    var basic: Basic? {
+        get { lock.withLock { _basic } }
+        set { lock.withLock { _basic = newValue } }
+    }
+    var auth: Auth? {
+        get { lock.withLock { _auth } }
+        set { lock.withLock { _auth = newValue } }
+    }
+    var any: (@Sendable (ScClient, SessionEvent) -> Void)? {
+        get { lock.withLock { _any } }
+        set { lock.withLock { _any = newValue } }
+    }
+}
+
+import Foundation

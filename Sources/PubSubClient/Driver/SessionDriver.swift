@@ -1,0 +1,240 @@
+import Dispatch
+import Foundation
+
+/// Runs a `ClientSession` on one serial queue: executes its actions over a transport, arms one
+/// DispatchSourceTimer for its `nextDeadline`, keeps the token store in sync, routes events to
+/// listeners and completes calls. Both public faces (`PubSubClient`, `ScClient`) sit on it.
+///
+/// `@unchecked Sendable`: every mutable property is only touched on `queue`.
+final class SessionDriver: @unchecked Sendable {
+    typealias Completion = @Sendable (Result<JSONValue?, PubSubError>) -> Void
+    typealias Listener = @Sendable (SessionEvent) -> Void
+    /// Answers a server request; returns false if nobody handles `event` (the driver then
+    /// replies with an error so the server never waits in silence).
+    typealias RequestHandler = @Sendable (String, JSONValue?, ServerRequestID) -> Bool
+
+    let queue: DispatchQueue
+    private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+    private var session: ClientSession
+    private let tokenStore: any TokenStore
+    private let transportFactory: any SessionTransportFactory
+    private var transports: [TransportID: any SessionTransport] = [:]
+    private var currentTransport: TransportID?
+    private var timer: DispatchSourceTimer?
+    private var armedDeadline: SessionInstant?
+    private var completions: [CallID: Completion] = [:]
+    private var listeners: [UInt64: Listener] = [:]
+    private var nextListener: UInt64 = 0
+    private var requestHandler: RequestHandler?
+    private var expiryTimer: DispatchSourceTimer?
+    private let origin = DispatchTime.now().uptimeNanoseconds
+
+    init(configuration: SessionConfiguration, tokenStore: any TokenStore,
+         transportFactory: any SessionTransportFactory, label: String = "PubSubClient.session") {
+        queue = DispatchQueue(label: label)
+        self.tokenStore = tokenStore
+        self.transportFactory = transportFactory
+        var loadError: PubSubError?
+        var stored: String?
+        do { stored = try tokenStore.loadToken(name: configuration.authTokenName) } catch {
+            loadError = .tokenStore("loading \(configuration.authTokenName): \(error)")
+        }
+        session = ClientSession(configuration: configuration, storedToken: stored)
+        queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
+        if let loadError { queue.async { self.broadcast(.error(loadError)) } }
+    }
+
+    deinit {
+        timer?.cancel()
+        expiryTimer?.cancel()
+        for transport in transports.values { transport.close(code: 1000, reason: "") }
+    }
+
+    /// Monotonic now, in milliseconds since the driver was made.
+    var now: SessionInstant {
+        SessionInstant(milliseconds: Int64((DispatchTime.now().uptimeNanoseconds &- origin) / 1_000_000))
+    }
+
+    /// Runs `body` on the queue (inline when already on it), then executes the actions it made.
+    @discardableResult
+    func withSession<T>(_ body: (inout ClientSession, SessionInstant) throws(PubSubError) -> T) throws(PubSubError) -> T {
+        if DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) {
+            return try runOnQueue(body)
+        }
+        let result: Result<T, PubSubError> = queue.sync {
+            do throws(PubSubError) { return .success(try runOnQueue(body)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    /// Runs `body` on the queue (inline when already on it), then executes the actions it made.
+    @discardableResult
+    func run<T>(_ body: (inout ClientSession, SessionInstant) -> T) -> T {
+        onQueue {
+            let result = body(&session, now)
+            execute()
+            return result
+        }
+    }
+
+    /// Reads session state on the queue.
+    func read<T>(_ body: (ClientSession) -> T) -> T {
+        if DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) { return body(session) }
+        return queue.sync { body(session) }
+    }
+
+    /// Starts a call and registers its completion before the call's actions run (they run
+    /// after `start` returns, so even an immediate completion finds it).
+    func call(_ start: (inout ClientSession, SessionInstant) -> CallID, completion: @escaping Completion) {
+        run { session, now in
+            let id = start(&session, now)
+            completions[id] = completion
+        }
+    }
+
+    func addListener(_ listener: @escaping Listener) -> UInt64 {
+        onQueue {
+            nextListener += 1
+            listeners[nextListener] = listener
+            return nextListener
+        }
+    }
+
+    func removeListener(_ id: UInt64) {
+        queue.async { self.listeners.removeValue(forKey: id) }
+    }
+
+    func setRequestHandler(_ handler: @escaping RequestHandler) {
+        onQueue { requestHandler = handler }
+    }
+
+    // MARK: Queue internals
+
+    private func onQueue<T>(_ body: () -> T) -> T {
+        if DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) { return body() }
+        return queue.sync(execute: body)
+    }
+
+    private func runOnQueue<T>(_ body: (inout ClientSession, SessionInstant) throws(PubSubError) -> T) throws(PubSubError) -> T {
+        let result: T
+        do {
+            result = try body(&session, now)
+        } catch {
+            execute()
+            throw error
+        }
+        execute()
+        return result
+    }
+
+    private func execute() {
+        while true {
+            let actions = session.takeActions()
+            if actions.isEmpty { break }
+            for action in actions { perform(action) }
+        }
+        rearmTimer()
+    }
+
+    private func perform(_ action: SessionAction) {
+        switch action {
+        case .openTransport(let id, let url, let headers):
+            currentTransport = id
+            let timeout = session.configuration.connectTimeout
+            transports[id] = transportFactory.open(url: url, headers: headers, connectTimeout: timeout, queue: queue) { [weak self] event in
+                self?.transportEvent(event, from: id)
+            }
+        case .sendText(let text):
+            if let currentTransport, let transport = transports[currentTransport] { transport.send(text: text) }
+        case .closeTransport(let id, let code, let reason):
+            transports.removeValue(forKey: id)?.close(code: code, reason: reason)
+            if currentTransport == id { currentTransport = nil }
+        case .complete(let id, let result):
+            completions.removeValue(forKey: id)?(result)
+        case .saveToken(let name, let token):
+            do { try tokenStore.saveToken(name: name, token: token) } catch {
+                broadcast(.error(.tokenStore("saving \(name): \(error)")))
+            }
+        case .removeToken(let name):
+            do { try tokenStore.removeToken(name: name) } catch {
+                broadcast(.error(.tokenStore("removing \(name): \(error)")))
+            }
+        case .event(let event):
+            if case .request(let name, let data, let id) = event {
+                let handled = requestHandler?(name, data, id) ?? false
+                if !handled {
+                    let error = RemoteError(name: "UnhandledRequestError",
+                                            message: "The client has no handler for procedure \(name)")
+                    try? session.respond(to: id, with: .failure(error), now: now)
+                }
+            }
+            watchTokenExpiry(event)
+            broadcast(event)
+        }
+    }
+
+    /// Arms a wall-clock timer that reports `authTokenExpiring` shortly before the token's `exp`.
+    private func watchTokenExpiry(_ event: SessionEvent) {
+        switch event {
+        case .authenticated(let signedToken, let token):
+            expiryTimer?.cancel()
+            expiryTimer = nil
+            guard let expiry = token?["exp"]?.intValue else { return }
+            let warning = Double(session.configuration.tokenExpiryWarning.wholeMilliseconds) / 1000
+            let fireAt = Double(expiry) - warning
+            let delay = max(0, fireAt - Date().timeIntervalSince1970)
+            guard delay < Double(Int32.max) else { return }
+            let source = DispatchSource.makeTimerSource(queue: queue)
+            source.schedule(wallDeadline: .now() + delay)
+            source.setEventHandler { [weak self] in
+                guard let self, self.session.auth.signedToken == signedToken else { return }
+                self.broadcast(.authTokenExpiring(signedToken: signedToken, expiresAt: expiry))
+            }
+            expiryTimer = source
+            source.resume()
+        case .deauthenticated, .authTokenRemoved:
+            expiryTimer?.cancel()
+            expiryTimer = nil
+        default:
+            break
+        }
+    }
+
+    private func broadcast(_ event: SessionEvent) {
+        for listener in listeners.values { listener(event) }
+    }
+
+    private func transportEvent(_ event: SessionTransportEvent, from id: TransportID) {
+        let now = self.now
+        switch event {
+        case .opened: session.transportOpened(id, now: now)
+        case .text(let text): session.transportReceived(text: text, from: id, now: now)
+        case .binary(let bytes): session.transportReceived(binary: bytes, from: id, now: now)
+        case .closed(let code, let reason):
+            transports.removeValue(forKey: id)
+            if currentTransport == id { currentTransport = nil }
+            session.transportClosed(id, code: code, reason: reason, now: now)
+        }
+        execute()
+    }
+
+    private func rearmTimer() {
+        let deadline = session.nextDeadline
+        guard deadline != armedDeadline else { return }
+        armedDeadline = deadline
+        timer?.cancel()
+        timer = nil
+        guard let deadline else { return }
+        let delay = max(0, now.distance(to: deadline)) + 1
+        let source = DispatchSource.makeTimerSource(queue: queue)
+        source.schedule(deadline: .now() + .milliseconds(Int(min(delay, Int64(Int32.max)))), leeway: .milliseconds(5))
+        source.setEventHandler { [weak self] in
+            guard let self else { return }
+            self.armedDeadline = nil
+            self.session.tick(now: self.now)
+            self.execute()
+        }
+        timer = source
+        source.resume()
+    }
+}

@@ -1,0 +1,102 @@
+extension ClientSession {
+    /// Sends `#authenticate` with `signedToken` (an invoke whose data is the token string,
+    /// spec §7.4). Completes with `{isAuthenticated, authError}` from the server, or fails with
+    /// the server's error (the client is then unauthenticated), a timeout or a bad connection
+    /// (auth state unchanged). Queued while not open.
+    public mutating func authenticate(_ signedToken: String, ackTimeout: Duration? = nil, now: SessionInstant) -> CallID {
+        fireTimers(now: now)
+        let call = makeCallID()
+        let timeout = (ackTimeout ?? configuration.ackTimeout).wholeMilliseconds
+        do {
+            try submit(.invoke(event: Event.authenticate, data: .string(signedToken),
+                               purpose: .authenticate(call, token: signedToken)),
+                       deadline: now.advanced(by: timeout), now: now)
+        } catch {
+            complete(call, .failure(error))
+        }
+        return call
+    }
+
+    /// Deletes the stored token, tells the server with a `#removeAuthToken` transmit (unless
+    /// closed), and becomes unauthenticated (spec §7.5).
+    public mutating func deauthenticate(now: SessionInstant) {
+        fireTimers(now: now)
+        removeStoredToken()
+        if state != .closed {
+            try? submit(.transmit(event: Event.removeAuthToken, data: nil),
+                        deadline: now.advanced(by: configuration.ackTimeout.wholeMilliseconds), now: now)
+        }
+        becomeUnauthenticated()
+    }
+
+    /// The token the next handshake will send (the token store's copy).
+    public var tokenForNextHandshake: String? { storedToken }
+
+    // MARK: Internals
+
+    mutating func handleAuthenticateResponse(call: CallID, token: String, result: Result<JSONValue?, RemoteError>) {
+        switch result {
+        case .success(let data):
+            guard let isAuthenticated = data?["isAuthenticated"]?.boolValue else {
+                complete(call, .failure(.invalidResponse(event: Event.authenticate,
+                                                         detail: "isAuthenticated is missing or not a boolean")))
+                return
+            }
+            if isAuthenticated { becomeAuthenticated(signedToken: token) } else { becomeUnauthenticated() }
+            // The JS client saves the token whatever the verdict (spec §7.4).
+            saveToken(token)
+            complete(call, .success(data))
+        case .failure(let error):
+            becomeUnauthenticated()
+            complete(call, .failure(.remote(error)))
+        }
+    }
+
+    /// `#setAuthToken` from the server: authenticated with the new token, which is persisted.
+    mutating func acceptServerToken(_ token: String) {
+        becomeAuthenticated(signedToken: token)
+        saveToken(token)
+    }
+
+    /// `#removeAuthToken` from the server: the stored token is deleted, then unauthenticated.
+    mutating func removeTokenOnServerRequest() {
+        removeStoredToken()
+        becomeUnauthenticated()
+    }
+
+    mutating func saveToken(_ token: String) {
+        storedToken = token
+        actions.append(.saveToken(name: configuration.authTokenName, token: token))
+    }
+
+    mutating func removeStoredToken() {
+        let old = storedToken
+        storedToken = nil
+        actions.append(.removeToken(name: configuration.authTokenName))
+        emit(.authTokenRemoved(oldSignedToken: old))
+    }
+
+    /// Spec §7.2: pending `waitForAuth` subscriptions go out before `authStateChange`;
+    /// `authenticated` is reported on every acceptance, renewals included.
+    mutating func becomeAuthenticated(signedToken: String) {
+        let decoded = JWT.decodePayload(signedToken)
+        let old = auth.state
+        auth = AuthStatus(state: .authenticated, signedToken: signedToken, token: decoded)
+        if old != .authenticated {
+            processPendingSubscriptions()
+            emit(.authStateChanged(old: old, new: .authenticated, signedToken: signedToken, token: decoded))
+        }
+        emit(.authenticated(signedToken: signedToken, token: decoded))
+    }
+
+    mutating func becomeUnauthenticated() {
+        guard auth.state != .unauthenticated else {
+            auth = .unauthenticated
+            return
+        }
+        let old = auth
+        auth = .unauthenticated
+        emit(.authStateChanged(old: .authenticated, new: .unauthenticated, signedToken: nil, token: nil))
+        emit(.deauthenticated(oldSignedToken: old.signedToken, oldToken: old.token))
+    }
+}

@@ -1,0 +1,164 @@
+extension ClientSession {
+    // MARK: Public channel commands
+
+    /// Subscribes to `channel` (spec §6.6): it becomes pending, and `#subscribe` (always an
+    /// invoke) goes out when open, authenticated if `waitForAuth`, and nothing is in flight for
+    /// it. Subscribing again replaces the options and sends nothing.
+    public mutating func subscribe(_ channel: String, options: SubscriptionOptions = SubscriptionOptions(),
+                                   now: SessionInstant) {
+        fireTimers(now: now)
+        channels.add(channel, options: options)
+        processPendingSubscriptions()
+    }
+
+    /// `subscribe` whose call completes when the server confirms (`.success(nil)`) or refuses
+    /// the current attempt, or the connection drops before it answers.
+    public mutating func subscribeWithAck(_ channel: String, options: SubscriptionOptions = SubscriptionOptions(),
+                                          now: SessionInstant) -> CallID {
+        fireTimers(now: now)
+        let call = makeCallID()
+        channels.add(channel, options: options)
+        if channels.state(of: channel) == .subscribed {
+            complete(call, .success(nil))
+        } else {
+            channels.addWaiter(call, to: channel)
+            processPendingSubscriptions()
+        }
+        return call
+    }
+
+    /// Unsubscribes locally at once and, when open, sends `#unsubscribe` as a transmit with the
+    /// bare channel name (spec §6.2). An in-flight subscribe answer is then ignored.
+    public mutating func unsubscribe(_ channel: String, now: SessionInstant) {
+        fireTimers(now: now)
+        guard removeChannel(channel) else { return }
+        if state == .open {
+            send(.transmit(event: Event.unsubscribe, data: .string(decorate(channel))))
+        }
+    }
+
+    /// `unsubscribe` sent as an invoke, which the server acknowledges (or refuses with a
+    /// `BrokerError` when the socket was not subscribed). When not open, the server holds no
+    /// subscription for this client, so the call succeeds at once.
+    public mutating func unsubscribeWithAck(_ channel: String, ackTimeout: Duration? = nil, now: SessionInstant) -> CallID {
+        fireTimers(now: now)
+        let call = makeCallID()
+        removeChannel(channel)
+        if state == .open {
+            let cid = acks.allocateCid()
+            let timeout = (ackTimeout ?? configuration.ackTimeout).wholeMilliseconds
+            acks.register(PendingCall(cid: cid, event: Event.unsubscribe, purpose: .user(call),
+                                      deadline: now.advanced(by: timeout)))
+            send(.invoke(event: Event.unsubscribe, data: .string(decorate(channel)), cid: cid))
+        } else {
+            complete(call, .success(nil))
+        }
+        return call
+    }
+
+    /// Publishes without an ack (a `#publish` transmit). Queued while not open.
+    public mutating func publish(_ channel: String, data: JSONValue?, now: SessionInstant) throws(PubSubError) {
+        try transmit(Event.publish, data: publishPayload(channel, data), now: now)
+    }
+
+    /// Publishes with an ack (a `#publish` invoke); completes when the server accepted it.
+    public mutating func publishWithAck(_ channel: String, data: JSONValue?, ackTimeout: Duration? = nil,
+                                        now: SessionInstant) -> CallID {
+        invoke(Event.publish, data: publishPayload(channel, data), ackTimeout: ackTimeout, now: now)
+    }
+
+    /// The state of `channel` (unsubscribed when unknown).
+    public func channelState(_ channel: String) -> ChannelState { channels.state(of: channel) }
+
+    /// The options `channel` was subscribed with, if it is pending or subscribed.
+    public func channelOptions(_ channel: String) -> SubscriptionOptions? { channels.channel(channel)?.options }
+
+    /// Subscribed channels, plus pending ones when `includePending`, in subscription order.
+    public func subscriptions(includePending: Bool = false) -> [String] { channels.names(includePending: includePending) }
+
+    // MARK: Internals
+
+    func decorate(_ channel: String) -> String { (configuration.channelPrefix ?? "") + channel }
+
+    func undecorate(_ channel: String) -> String {
+        guard let prefix = configuration.channelPrefix, !prefix.isEmpty, channel.hasPrefix(prefix) else { return channel }
+        return String(channel.dropFirst(prefix.count))
+    }
+
+    func publishPayload(_ channel: String, _ data: JSONValue?) -> JSONValue {
+        var object: [String: JSONValue] = ["channel": .string(decorate(channel))]
+        if let data { object["data"] = data }
+        return .object(object)
+    }
+
+    /// Sends `#subscribe` for every channel that is ready, highest priority first.
+    mutating func processPendingSubscriptions() {
+        guard state == .open else { return }
+        for channel in channels.readyToSubscribe(isAuthenticated: auth.state == .authenticated) {
+            var payload: [String: JSONValue] = ["channel": .string(decorate(channel.name))]
+            if channel.options.waitForAuth { payload["waitForAuth"] = true }
+            if let data = channel.options.data, data.isTruthy { payload["data"] = data }
+            let cid = acks.allocateCid()
+            acks.register(PendingCall(cid: cid, event: Event.subscribe, purpose: .subscribe(channel: channel.name),
+                                      deadline: nil))
+            channels.markSubscribeSent(channel.name, cid: cid)
+            send(.invoke(event: Event.subscribe, data: .object(payload), cid: cid))
+            emit(.subscribeRequested(channel: channel.name, options: channel.options))
+        }
+    }
+
+    mutating func handleSubscribeResponse(channel name: String, cid: Int64, result: Result<JSONValue?, RemoteError>) {
+        switch result {
+        case .success:
+            guard let channel = channels.subscribeSucceeded(name, cid: cid) else { return }
+            emit(.channelStateChanged(channel: name, old: .pending, new: .subscribed))
+            emit(.subscribed(channel: name, options: channel.options))
+            for waiter in channel.waiters { complete(waiter, .success(nil)) }
+        case .failure(let remote):
+            let error = PubSubError.remote(remote)
+            switch channels.subscribeFailed(name, cid: cid, isAuthenticated: auth.state == .authenticated) {
+            case .ignored:
+                return
+            case .removed(let channel):
+                emit(.subscribeFailed(channel: name, error: error, willRetry: false))
+                for waiter in channel.waiters { complete(waiter, .failure(error)) }
+            case .keptPending(let channel):
+                emit(.subscribeFailed(channel: name, error: error, willRetry: true))
+                for waiter in channel.waiters { complete(waiter, .failure(error)) }
+            }
+        }
+    }
+
+    /// Removes a channel locally; reports the state change if it was subscribed. Returns
+    /// whether the channel existed.
+    @discardableResult
+    mutating func removeChannel(_ name: String) -> Bool {
+        guard let removed = channels.remove(name) else { return false }
+        for waiter in removed.waiters { complete(waiter, .failure(.channelClosed(channel: name))) }
+        if removed.state == .subscribed {
+            emit(.channelStateChanged(channel: name, old: .subscribed, new: .unsubscribed))
+            emit(.unsubscribed(channel: name))
+        }
+        return true
+    }
+
+    mutating func kickOut(channel name: String, message: String?) {
+        guard channels.channel(name) != nil else { return }
+        emit(.kickedOut(channel: name, message: message))
+        removeChannel(name)
+    }
+}
+
+extension JSONValue {
+    /// JavaScript truthiness, used where the JS client sends a field only if truthy.
+    var isTruthy: Bool {
+        switch self {
+        case .null: return false
+        case .bool(let value): return value
+        case .int(let value): return value != 0
+        case .double(let value): return value != 0 && !value.isNaN
+        case .string(let value): return !value.isEmpty
+        case .array, .object: return true
+        }
+    }
+}

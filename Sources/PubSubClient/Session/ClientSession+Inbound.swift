@@ -1,0 +1,143 @@
+extension ClientSession {
+    /// One text frame that is not a ping of our protocol version (spec §2.1, §2.2, §2.5).
+    mutating func receiveFrame(_ text: String, now: SessionInstant) {
+        switch WireCodec.classify(text) {
+        case .packets(let packets):
+            for packet in packets {
+                // A packet may close the connection (handshake rejection); the rest of the
+                // batch belongs to a connection that no longer exists.
+                guard transportIsOpen else { return }
+                receive(packet, now: now)
+            }
+        case .raw(let raw):
+            emit(.raw(.text(raw)))
+        case .ping, .pong:
+            // A ping of the other protocol version, or a pong: not ours to answer (spec §2.4).
+            emit(.raw(.text(text)))
+        }
+    }
+
+    mutating func receive(_ packet: Packet, now: SessionInstant) {
+        switch packet {
+        case .response(let rid, let result):
+            guard let call = acks.resolve(rid: rid) else { return }
+            handleResponse(to: call, result: result, now: now)
+        case .transmit(let event, let data):
+            handleTransmit(event: event, data: data, now: now)
+        case .invoke(let event, let data, let cid):
+            handleInvoke(event: event, data: data, cid: cid, now: now)
+        case .raw(let value):
+            emit(.raw(.json(value)))
+        }
+    }
+
+    mutating func handleResponse(to call: PendingCall, result: Result<JSONValue?, RemoteError>, now: SessionInstant) {
+        switch call.purpose {
+        case .handshake:
+            handleHandshakeResponse(result, now: now)
+        case .user(let id):
+            complete(id, result.mapError { PubSubError.remote($0) })
+        case .subscribe(let channel):
+            handleSubscribeResponse(channel: channel, cid: call.cid, result: result)
+        case .authenticate(let id, let token):
+            handleAuthenticateResponse(call: id, token: token, result: result)
+        }
+    }
+
+    mutating func handleHandshakeResponse(_ result: Result<JSONValue?, RemoteError>, now: SessionInstant) {
+        switch result {
+        case .failure(let error):
+            let code = error.fields["statusCode"]?.intValue.flatMap { UInt16(exactly: $0) } ?? 4003
+            rejectHandshake(.handshakeRejected(error, code: code), code: code,
+                            reason: "\(error.name): \(error.message)", now: now)
+        case .success(let data):
+            let data = data ?? .null
+            let pingTimeout = data["pingTimeout"]?.intValue ?? configuration.connectTimeout.wholeMilliseconds
+            let authError = data["authError"].flatMap { $0.isNull ? nil : WireCodec.hydrate($0) }
+            let info = HandshakeInfo(id: data["id"]?.stringValue ?? "",
+                                     pingTimeout: pingTimeout,
+                                     isAuthenticated: data["isAuthenticated"]?.boolValue ?? false,
+                                     authError: authError)
+            socketID = info.id
+            ping.start(timeout: max(0, pingTimeout), now: now)
+            setState(.open)
+            if info.isAuthenticated, let token = handshakeToken {
+                becomeAuthenticated(signedToken: token)
+            } else {
+                becomeUnauthenticated()
+            }
+            connectAttempts = 0
+            processPendingSubscriptions()
+            emit(.connected(info))
+            flushOutbound(now: now)
+        }
+    }
+
+    mutating func handleTransmit(event: String, data: JSONValue?, now: SessionInstant) {
+        switch event {
+        case Event.publish:
+            guard let channel = data?["channel"]?.stringValue else {
+                emit(.error(.malformedPacket(detail: "#publish without a string channel")))
+                return
+            }
+            let name = undecorate(channel)
+            if channels.state(of: name) != .unsubscribed {
+                emit(.publication(channel: name, data: data?["data"]))
+            }
+        case Event.kickOut:
+            guard let channel = data?["channel"]?.stringValue else {
+                emit(.error(.malformedPacket(detail: "#kickOut without a string channel")))
+                return
+            }
+            kickOut(channel: undecorate(channel), message: data?["message"]?.stringValue)
+        case Event.setAuthToken:
+            guard let token = data?["token"]?.stringValue else {
+                emit(.error(.malformedPacket(detail: "No token data provided by #setAuthToken event")))
+                return
+            }
+            acceptServerToken(token)
+        case Event.removeAuthToken:
+            removeTokenOnServerRequest()
+        default:
+            emit(.message(event: event, data: data))
+        }
+    }
+
+    mutating func handleInvoke(event: String, data: JSONValue?, cid: Int64, now: SessionInstant) {
+        switch event {
+        case Event.setAuthToken:
+            if let token = data?["token"]?.stringValue {
+                acceptServerToken(token)
+                send(.response(rid: cid, result: .success(nil)))
+            } else {
+                let error = WireCodec.remoteError(name: "InvalidMessageError",
+                                                  message: "No token data provided by #setAuthToken event")
+                send(.response(rid: cid, result: .failure(error)))
+            }
+        case Event.removeAuthToken:
+            removeTokenOnServerRequest()
+            send(.response(rid: cid, result: .success(nil)))
+        default:
+            guard let transport else { return }
+            openRequests.insert(cid)
+            emit(.request(event: event, data: data, id: ServerRequestID(connection: transport.rawValue, cid: cid)))
+        }
+    }
+
+    /// Answers a server invoke, exactly once: a second answer throws `alreadyResponded`, an
+    /// answer after its connection ended throws `requestExpired`.
+    public mutating func respond(to request: ServerRequestID, with result: Result<JSONValue?, RemoteError>,
+                                 now: SessionInstant) throws(PubSubError) {
+        fireTimers(now: now)
+        guard let transport, transport.rawValue == request.connection, transportIsOpen else {
+            throw .requestExpired(request)
+        }
+        guard openRequests.remove(request.cid) != nil else { throw .alreadyResponded(request) }
+        send(.response(rid: request.cid, result: result))
+    }
+
+    /// Whether the server request is still waiting for its answer.
+    public func isAwaitingResponse(_ request: ServerRequestID) -> Bool {
+        transport?.rawValue == request.connection && openRequests.contains(request.cid)
+    }
+}

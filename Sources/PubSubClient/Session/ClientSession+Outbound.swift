@@ -1,0 +1,125 @@
+extension ClientSession {
+    /// Sends an event with no reply expected (no `cid`; `data` omitted when nil). While not
+    /// open it is queued (a closed client starts connecting) and dropped with an error event
+    /// if it cannot be sent within `ackTimeout`. Throws `outboundQueueFull` if it cannot be queued.
+    public mutating func transmit(_ event: String, data: JSONValue?, ackTimeout: Duration? = nil,
+                                  now: SessionInstant) throws(PubSubError) {
+        fireTimers(now: now)
+        let timeout = (ackTimeout ?? configuration.ackTimeout).wholeMilliseconds
+        try submit(.transmit(event: event, data: data), deadline: now.advanced(by: timeout), now: now)
+    }
+
+    /// Calls a server procedure. The returned call completes exactly once: with the server's
+    /// data, its error (`.remote`), `.timeout` after `ackTimeout` (counted from now, queue time
+    /// included) or `.badConnection` if the connection ends first.
+    public mutating func invoke(_ event: String, data: JSONValue?, ackTimeout: Duration? = nil,
+                                now: SessionInstant) -> CallID {
+        fireTimers(now: now)
+        let call = makeCallID()
+        let timeout = (ackTimeout ?? configuration.ackTimeout).wholeMilliseconds
+        do {
+            try submit(.invoke(event: event, data: data, purpose: .user(call)), deadline: now.advanced(by: timeout), now: now)
+        } catch {
+            complete(call, .failure(error))
+        }
+        return call
+    }
+
+    /// Cancels a call that has not completed: it leaves the outbound queue or the ack registry
+    /// and completes with `.cancelled`; a later answer from the server is ignored. No-op for a
+    /// completed call, or a subscribe with ack (the subscription itself is not a call).
+    public mutating func cancel(_ call: CallID, now: SessionInstant) {
+        fireTimers(now: now)
+        func owns(_ purpose: CallPurpose) -> Bool {
+            switch purpose {
+            case .user(let id), .authenticate(let id, _): return id == call
+            case .handshake, .subscribe: return false
+            }
+        }
+        let queued = outbound.remove { entry in
+            if case .invoke(_, _, let purpose) = entry.item { return owns(purpose) }
+            return false
+        }
+        if let entry = queued.first {
+            complete(call, .failure(.cancelled(event: entry.item.event)))
+            return
+        }
+        if let sent = acks.remove(where: { owns($0.purpose) }).first {
+            complete(call, .failure(.cancelled(event: sent.event)))
+        }
+    }
+
+    // MARK: Batching (spec §2.5)
+
+    /// From now on packets (responses included, pongs and `#handshake` excluded) are collected
+    /// until `flushBatch()` or `cancelBatch()`.
+    public mutating func startBatch() {
+        if batch == nil { batch = [] }
+    }
+
+    /// Sends the collected packets as one JSON array frame and stops batching.
+    public mutating func flushBatch() {
+        guard let packets = batch else { return }
+        batch = nil
+        batchCids = []
+        if !packets.isEmpty { actions.append(.sendText("[" + packets.joined(separator: ",") + "]")) }
+    }
+
+    /// Discards the collected packets and stops batching. Invokes among them complete with
+    /// `batchCancelled`; channel subscriptions among them are sent again.
+    public mutating func cancelBatch() {
+        guard batch != nil else { return }
+        batch = nil
+        let cids = Set(batchCids)
+        batchCids = []
+        for call in acks.remove(where: { cids.contains($0.cid) }) {
+            switch call.purpose {
+            case .user(let id), .authenticate(let id, _):
+                complete(id, .failure(.batchCancelled(event: call.event)))
+            case .subscribe(let channel):
+                channels.markSubscribeCancelled(channel, cid: call.cid)
+            case .handshake:
+                break
+            }
+        }
+        processPendingSubscriptions()
+    }
+
+    // MARK: Internals
+
+    /// Writes `item` now when open, else queues it (starting a connection when closed).
+    mutating func submit(_ item: OutboundQueue.Item, deadline: SessionInstant, now: SessionInstant) throws(PubSubError) {
+        if state == .open {
+            write(item, deadline: deadline)
+            return
+        }
+        let bytes = WireCodec.serialize(packet(for: item, cid: 0)).utf8.count
+        try outbound.enqueue(OutboundQueue.Entry(item: item, deadline: deadline, bytes: bytes))
+        if state == .closed { startConnecting(now: now) }
+    }
+
+    mutating func write(_ item: OutboundQueue.Item, deadline: SessionInstant?) {
+        switch item {
+        case .transmit:
+            send(packet(for: item, cid: 0))
+        case .invoke(let event, _, let purpose):
+            let cid = acks.allocateCid()
+            acks.register(PendingCall(cid: cid, event: event, purpose: purpose, deadline: deadline))
+            send(packet(for: item, cid: cid))
+        }
+    }
+
+    func packet(for item: OutboundQueue.Item, cid: Int64) -> Packet {
+        switch item {
+        case .transmit(let event, let data): return .transmit(event: event, data: data)
+        case .invoke(let event, let data, _): return .invoke(event: event, data: data, cid: cid)
+        }
+    }
+
+    /// Sends everything queued, in order (after the handshake and pending subscribes).
+    mutating func flushOutbound(now: SessionInstant) {
+        for entry in outbound.drain() {
+            write(entry.item, deadline: entry.deadline)
+        }
+    }
+}

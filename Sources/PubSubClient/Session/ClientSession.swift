@@ -1,0 +1,324 @@
+/// The SocketCluster client protocol as a sans-I/O state machine: connection requests, transport
+/// events, user commands and the current time go in; `SessionAction`s come out (open / send /
+/// close the transport, complete calls, persist tokens, tell the application). No sockets,
+/// threads or clocks inside: a driver runs it on one serial queue and calls `tick(now:)` at
+/// `nextDeadline`.
+public struct ClientSession: Sendable {
+    /// The options this session was created with.
+    public let configuration: SessionConfiguration
+    /// Current connection state.
+    public internal(set) var state: ConnectionState = .closed
+    /// Server-assigned socket id while open.
+    public internal(set) var socketID: String?
+    /// Current authentication.
+    public internal(set) var auth: AuthStatus = .unauthenticated
+    /// Failed connection attempts since the last successful handshake.
+    public internal(set) var connectAttempts = 0
+    /// When the scheduled reconnect happens, if one is scheduled.
+    public internal(set) var reconnectDeadline: SessionInstant?
+
+    var storedToken: String?
+    var acks = AckRegistry()
+    var channels = ChannelTable()
+    var outbound: OutboundQueue
+    var ping: PingMonitor
+    var transport: TransportID?
+    var transportIsOpen = false
+    var nextTransportNumber: UInt64 = 0
+    var connectDeadline: SessionInstant?
+    var handshakeToken: String?
+    var openRequests: Set<Int64> = []
+    var batch: [String]?
+    var batchCids: [Int64] = []
+    var nextCallNumber: UInt64 = 0
+    var actions: [SessionAction] = []
+
+    /// A closed session. `storedToken` is what the token store holds under
+    /// `configuration.authTokenName` (the driver loads it once; the session keeps it in sync
+    /// through `saveToken` / `removeToken` actions).
+    public init(configuration: SessionConfiguration, storedToken: String? = nil) {
+        self.configuration = configuration
+        self.storedToken = storedToken
+        outbound = OutboundQueue(maxMessages: max(0, configuration.maxQueuedMessages),
+                                 maxBytes: max(0, configuration.maxQueuedBytes))
+        ping = PingMonitor(version: configuration.protocolVersion, disabled: configuration.pingTimeoutDisabled)
+    }
+
+    // MARK: Outputs
+
+    /// The actions produced since the last call, in order.
+    public mutating func takeActions() -> [SessionAction] {
+        defer { actions.removeAll(keepingCapacity: true) }
+        return actions
+    }
+
+    /// When `tick(now:)` must be called next, if any timer runs.
+    public var nextDeadline: SessionInstant? {
+        [acks.nextDeadline, outbound.nextDeadline, ping.deadline, connectDeadline, reconnectDeadline]
+            .compactMap { $0 }
+            .min()
+    }
+
+    /// Invokes written and not answered yet.
+    public var pendingCallCount: Int { acks.count }
+    /// Calls waiting in the outbound queue.
+    public var queuedCallCount: Int { outbound.count }
+    /// The cid the next invoke will carry (never reset).
+    public var nextCid: Int64 { acks.nextCid }
+    /// Whether outgoing packets are being collected into a batch.
+    public var isBatching: Bool { batch != nil }
+    /// The server's ping timeout in ms once open, else the connect timeout.
+    public var pingTimeout: Int64 { ping.timeout }
+
+    // MARK: Connection control
+
+    /// Starts connecting if closed (cancelling a scheduled reconnect). No-op otherwise.
+    public mutating func connect(now: SessionInstant) {
+        fireTimers(now: now)
+        startConnecting(now: now)
+    }
+
+    /// Closes with `code` (default 1000) and `reason`, and stops reconnecting. If already
+    /// closed, cancels a scheduled reconnect and fails calls still queued for it.
+    public mutating func disconnect(code: UInt16 = 1000, reason: String = "", now: SessionInstant) {
+        fireTimers(now: now)
+        reconnectDeadline = nil
+        if state == .closed {
+            failQueued(kind: .disconnect, code: code, reason: reason)
+            return
+        }
+        closeLocally(code: code, reason: reason, allowReconnect: false, now: now)
+    }
+
+    /// `disconnect(code:reason:)` then `connect` (spec §9.4).
+    public mutating func reconnect(code: UInt16 = 1000, reason: String = "", now: SessionInstant) {
+        fireTimers(now: now)
+        reconnectDeadline = nil
+        if state != .closed {
+            closeLocally(code: code, reason: reason, allowReconnect: false, keepQueue: true, now: now)
+        }
+        startConnecting(now: now)
+    }
+
+    /// Fires every timer due at `now`: connect timeout (4007), ping timeout (4000), handshake
+    /// timeout (4003), call timeouts, queued-call timeouts, scheduled reconnect.
+    public mutating func tick(now: SessionInstant) {
+        fireTimers(now: now)
+    }
+
+    // MARK: Transport events
+
+    /// The WebSocket `id` is open: sends `#handshake` as the first frame.
+    public mutating func transportOpened(_ id: TransportID, now: SessionInstant) {
+        fireTimers(now: now)
+        guard id == transport, state == .connecting, !transportIsOpen else { return }
+        transportIsOpen = true
+        connectDeadline = nil
+        ping.start(timeout: configuration.connectTimeout.wholeMilliseconds, now: now)
+        let cid = acks.allocateCid()
+        acks.register(PendingCall(cid: cid, event: Event.handshake, purpose: .handshake,
+                                  deadline: now.advanced(by: configuration.ackTimeout.wholeMilliseconds)))
+        handshakeToken = storedToken
+        let data: JSONValue = .object(["authToken": storedToken.map(JSONValue.string) ?? .null])
+        send(.invoke(event: Event.handshake, data: data, cid: cid), batchable: false)
+    }
+
+    /// A text frame arrived on transport `id`.
+    public mutating func transportReceived(text: String, from id: TransportID, now: SessionInstant) {
+        fireTimers(now: now)
+        guard id == transport, transportIsOpen else { return }
+        if let pong = ping.pong(for: text) {
+            ping.restart(now: now)
+            actions.append(.sendText(pong))
+            return
+        }
+        receiveFrame(text, now: now)
+    }
+
+    /// A binary frame arrived on transport `id`; surfaced as a raw message (spec §1.4).
+    public mutating func transportReceived(binary: [UInt8], from id: TransportID, now: SessionInstant) {
+        fireTimers(now: now)
+        guard id == transport, transportIsOpen else { return }
+        emit(.raw(.binary(Data(binary))))
+    }
+
+    /// Transport `id` closed (or failed to open) with `code` and `reason`. Use 1006 when the
+    /// connection dropped without a close frame, 1005 when a close frame carried no code.
+    public mutating func transportClosed(_ id: TransportID, code: UInt16, reason: String, now: SessionInstant) {
+        fireTimers(now: now)
+        guard id == transport else { return }
+        handleClose(code: code, reason: reason, allowReconnect: true, keepQueue: false, now: now)
+    }
+
+    // MARK: Internals shared by the extensions
+
+    mutating func emit(_ event: SessionEvent) { actions.append(.event(event)) }
+
+    mutating func complete(_ call: CallID, _ result: Result<JSONValue?, PubSubError>) {
+        actions.append(.complete(call, result))
+    }
+
+    mutating func makeCallID() -> CallID {
+        nextCallNumber += 1
+        return CallID(rawValue: nextCallNumber)
+    }
+
+    mutating func setState(_ new: ConnectionState) {
+        let old = state
+        guard old != new else { return }
+        state = new
+        emit(.stateChanged(old: old, new: new))
+    }
+
+    mutating func startConnecting(now: SessionInstant) {
+        guard state == .closed else { return }
+        reconnectDeadline = nil
+        nextTransportNumber += 1
+        let id = TransportID(rawValue: nextTransportNumber)
+        transport = id
+        transportIsOpen = false
+        connectDeadline = now.advanced(by: configuration.connectTimeout.wholeMilliseconds)
+        setState(.connecting)
+        emit(.connecting(attempt: connectAttempts))
+        actions.append(.openTransport(id: id, url: configuration.address.url, headers: configuration.headers))
+    }
+
+    /// Writes one packet now: into the batch when batching (and `batchable`), else as a frame.
+    mutating func send(_ packet: Packet, batchable: Bool = true) {
+        let text = WireCodec.serialize(packet)
+        if batchable, batch != nil {
+            batch?.append(text)
+            if case .invoke(_, _, let cid) = packet { batchCids.append(cid) }
+        } else {
+            actions.append(.sendText(text))
+        }
+    }
+
+    /// Closes the current connection from this side: the close frame goes out and the session
+    /// runs its close sequence at once (the JS client does not wait for the echo either).
+    mutating func closeLocally(code: UInt16, reason: String, allowReconnect: Bool, keepQueue: Bool = false,
+                               now: SessionInstant) {
+        if let transport { actions.append(.closeTransport(id: transport, code: code, reason: reason)) }
+        handleClose(code: code, reason: reason, allowReconnect: allowReconnect, keepQueue: keepQueue, now: now)
+    }
+
+    /// The close sequence of spec §9.1, in the JS order.
+    mutating func handleClose(code: UInt16, reason: String, allowReconnect: Bool, keepQueue: Bool,
+                              now: SessionInstant) {
+        guard state != .closed else { return }
+        let wasOpen = state == .open
+        let kind: BadConnectionKind = wasOpen ? .disconnect : .connectAbort
+        let reportedReason = reason.isEmpty ? (SocketClusterCloseCode(code).standardText ?? "") : reason
+        transport = nil
+        transportIsOpen = false
+        connectDeadline = nil
+        ping.stop()
+        socketID = nil
+        handshakeToken = nil
+        batch = nil
+        batchCids = []
+        openRequests.removeAll()
+
+        for call in acks.removeAll() {
+            let error = PubSubError.badConnection(event: call.event, kind: kind, code: code, reason: reportedReason)
+            switch call.purpose {
+            case .user(let id), .authenticate(let id, _): complete(id, .failure(error))
+            case .handshake, .subscribe: break
+            }
+        }
+        for channel in channels.suspendAll() {
+            let error = PubSubError.badConnection(event: Event.subscribe, kind: kind, code: code, reason: reportedReason)
+            for waiter in channel.waiters { complete(waiter, .failure(error)) }
+            if channel.state == .subscribed {
+                emit(.channelStateChanged(channel: channel.name, old: .subscribed, new: .pending))
+                emit(.unsubscribed(channel: channel.name))
+            }
+        }
+        setState(.closed)
+        emit(wasOpen ? .disconnected(code: code, reason: reportedReason) : .connectAbort(code: code, reason: reportedReason))
+        emit(.closed(code: code, reason: reportedReason))
+        if code != 1000 && code != 1001 {
+            emit(.error(.socketProtocol(code: code, reason: reportedReason)))
+        }
+
+        let policyClass = ReconnectPolicy.closeClass(of: code)
+        let attemptsLeft = configuration.maxReconnectAttempts.map { connectAttempts < $0 } ?? true
+        if allowReconnect && configuration.autoReconnect && policyClass != .never && attemptsLeft {
+            let exponent = connectAttempts
+            connectAttempts += 1
+            let delay = configuration.reconnectPolicy.delay(exponent: exponent, immediate: policyClass == .immediate,
+                                                            random: configuration.random())
+            reconnectDeadline = now.advanced(by: delay)
+            emit(.reconnectScheduled(delay: delay, attempt: connectAttempts))
+        } else if !keepQueue {
+            failQueued(kind: kind, code: code, reason: reportedReason)
+        }
+    }
+
+    /// Fails every queued call: invokes complete with `badConnection`, transmits are reported
+    /// as errors (never dropped silently).
+    mutating func failQueued(kind: BadConnectionKind, code: UInt16, reason: String) {
+        for entry in outbound.drain() {
+            let error = PubSubError.badConnection(event: entry.item.event, kind: kind, code: code, reason: reason)
+            switch entry.item {
+            case .invoke(_, _, .user(let id)), .invoke(_, _, .authenticate(let id, _)):
+                complete(id, .failure(error))
+            case .invoke, .transmit:
+                emit(.error(error))
+            }
+        }
+    }
+
+    mutating func fireTimers(now: SessionInstant) {
+        var rounds = 0
+        while let deadline = nextDeadline, deadline <= now, rounds < 16 {
+            rounds += 1
+            if let connectDeadline, connectDeadline <= now {
+                self.connectDeadline = nil
+                closeLocally(code: 4007, reason: "", allowReconnect: true, now: now)
+                continue
+            }
+            if ping.hasExpired(now: now) {
+                ping.stop()
+                closeLocally(code: 4000, reason: "", allowReconnect: true, now: now)
+                continue
+            }
+            for call in acks.expire(now: now) {
+                switch call.purpose {
+                case .handshake:
+                    rejectHandshake(.timeout(event: Event.handshake), code: 4003,
+                                    reason: "TimeoutError: Event response for #handshake event timed out", now: now)
+                case .user(let id), .authenticate(let id, _):
+                    complete(id, .failure(.timeout(event: call.event)))
+                case .subscribe:
+                    break
+                }
+            }
+            for entry in outbound.expire(now: now) {
+                switch entry.item {
+                case .invoke(_, _, .user(let id)), .invoke(_, _, .authenticate(let id, _)):
+                    complete(id, .failure(.timeout(event: entry.item.event)))
+                case .invoke, .transmit:
+                    emit(.error(.queuedTransmitExpired(event: entry.item.event)))
+                }
+            }
+            if let reconnectDeadline, reconnectDeadline <= now {
+                self.reconnectDeadline = nil
+                startConnecting(now: now)
+            }
+        }
+    }
+
+    mutating func rejectHandshake(_ error: PubSubError, code: UInt16, reason: String, now: SessionInstant) {
+        emit(.error(error))
+        closeLocally(code: code, reason: "", allowReconnect: true, reasonForEvents: reason, now: now)
+    }
+
+    mutating func closeLocally(code: UInt16, reason: String, allowReconnect: Bool, reasonForEvents: String,
+                               now: SessionInstant) {
+        if let transport { actions.append(.closeTransport(id: transport, code: code, reason: reason)) }
+        handleClose(code: code, reason: reasonForEvents, allowReconnect: allowReconnect, keepQueue: false, now: now)
+    }
+}
+
+import Foundation

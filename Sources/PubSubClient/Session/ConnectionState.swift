@@ -1,0 +1,7 @@
+/// Client connection state (spec §3.1). `open` means the SocketCluster handshake completed,
+/// not merely that the WebSocket is open.
+public enum ConnectionState: String, Sendable, Hashable {
+    case closed
+    case connecting
+    case open
+}

@@ -1,0 +1,69 @@
+/// A binary min-heap of (deadline, key) pairs. Removal is lazy: owners drop stale tops and call
+/// `rebuild` when stale entries outnumber live ones, so the heap stays proportional to the live set.
+struct DeadlineHeap<Key: Hashable & Sendable>: Sendable {
+    struct Entry: Sendable {
+        var deadline: SessionInstant
+        var key: Key
+    }
+
+    private(set) var entries: [Entry] = []
+
+    var count: Int { entries.count }
+    var top: Entry? { entries.first }
+
+    mutating func insert(_ deadline: SessionInstant, _ key: Key) {
+        entries.append(Entry(deadline: deadline, key: key))
+        siftUp(entries.count - 1)
+    }
+
+    @discardableResult
+    mutating func popTop() -> Entry? {
+        guard !entries.isEmpty else { return nil }
+        entries.swapAt(0, entries.count - 1)
+        let last = entries.removeLast()
+        if !entries.isEmpty { siftDown(0) }
+        return last
+    }
+
+    /// Keeps only the entries `isLive` accepts, in heap order again.
+    mutating func rebuild(keeping isLive: (Entry) -> Bool) {
+        entries.removeAll { !isLive($0) }
+        var index = entries.count / 2
+        while index > 0 {
+            index -= 1
+            siftDown(index)
+        }
+    }
+
+    mutating func removeAll() { entries.removeAll(keepingCapacity: false) }
+
+    private mutating func siftUp(_ start: Int) {
+        var child = start
+        while child > 0 {
+            let parent = (child - 1) / 2
+            if entries[child].deadline < entries[parent].deadline {
+                entries.swapAt(child, parent)
+                child = parent
+            } else {
+                return
+            }
+        }
+    }
+
+    private mutating func siftDown(_ start: Int) {
+        var parent = start
+        while true {
+            let left = 2 * parent + 1
+            if left >= entries.count { return }
+            var smallest = left
+            let right = left + 1
+            if right < entries.count && entries[right].deadline < entries[left].deadline { smallest = right }
+            if entries[smallest].deadline < entries[parent].deadline {
+                entries.swapAt(smallest, parent)
+                parent = smallest
+            } else {
+                return
+            }
+        }
+    }
+}

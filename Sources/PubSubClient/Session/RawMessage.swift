@@ -1,0 +1,11 @@
+import Foundation
+
+/// An inbound frame (or batch element) that is not a SocketCluster packet (spec §2.2 rule 3).
+public enum RawMessage: Sendable, Equatable {
+    /// A text frame that is not JSON, or not a packet, kept verbatim.
+    case text(String)
+    /// A binary WebSocket frame; the JS client does not decode these either.
+    case binary(Data)
+    /// An element of a batch array that is JSON but not a packet.
+    case json(JSONValue)
+}

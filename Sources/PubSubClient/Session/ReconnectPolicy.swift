@@ -1,0 +1,59 @@
+import Foundation
+
+/// The JS client's auto-reconnect algorithm (spec §9.3) and close-code rule (spec §9.2).
+public struct ReconnectPolicy: Sendable, Hashable {
+    /// How a close code affects reconnection.
+    public enum CloseClass: Sendable, Hashable {
+        /// 4000, 4001, 1005: the first retry happens at once.
+        case immediate
+        /// Any other code below 4500 except 1000: exponential back-off.
+        case backoff
+        /// 1000 and 4500...: stay closed.
+        case never
+    }
+
+    /// Base delay before the first back-off retry (JS default 10 s).
+    public var initialDelay: Duration
+    /// Up to this much random delay added to `initialDelay` (JS default 10 s).
+    public var randomness: Duration
+    /// Growth factor per failed attempt (JS default 1.5).
+    public var multiplier: Double
+    /// Upper bound of any delay (JS default 60 s).
+    public var maxDelay: Duration
+
+    /// The JS defaults: 10 s initial delay, 10 s randomness, ×1.5, at most 60 s.
+    public init(initialDelay: Duration = .seconds(10), randomness: Duration = .seconds(10),
+                multiplier: Double = 1.5, maxDelay: Duration = .seconds(60)) {
+        self.initialDelay = initialDelay
+        self.randomness = randomness
+        self.multiplier = multiplier
+        self.maxDelay = maxDelay
+    }
+
+    /// The reconnect class of a close code.
+    public static func closeClass(of code: UInt16) -> CloseClass {
+        switch code {
+        case 4000, 4001, 1005: return .immediate
+        case 1000: return .never
+        case 4500...: return .never
+        default: return .backoff
+        }
+    }
+
+    /// The delay in milliseconds before retry number `exponent` (0 for the first retry after a
+    /// success). `immediate` is true after a 4000/4001/1005 close; `random` is in `0..<1`.
+    public func delay(exponent: Int, immediate: Bool, random: Double) -> Int64 {
+        let maximum = maxDelay.wholeMilliseconds
+        if immediate && exponent == 0 { return min(0, maximum) }
+        let unit = random.isFinite ? min(max(random, 0), 1) : 0
+        let base = (Double(initialDelay.wholeMilliseconds) + Double(randomness.wholeMilliseconds) * unit).jsRounded
+        let grown = (base * pow(multiplier, Double(exponent))).jsRounded
+        guard grown.isFinite, grown < Double(maximum) else { return maximum }
+        return max(0, Int64(grown))
+    }
+}
+
+extension Double {
+    /// `Math.round`: halves round towards +∞.
+    var jsRounded: Double { (self + 0.5).rounded(.down) }
+}

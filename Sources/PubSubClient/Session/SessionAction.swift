@@ -1,0 +1,19 @@
+/// What the session core asks its driver to do. Drained with `ClientSession.takeActions()`
+/// after every input, and executed in order.
+public enum SessionAction: Sendable, Equatable {
+    /// Open a WebSocket to `url` with these extra request headers; report its events with `id`.
+    case openTransport(id: TransportID, url: String, headers: [String: String])
+    /// Send one text frame on the current transport.
+    case sendText(String)
+    /// Close the current transport with this close frame. The session already treats the
+    /// connection as closed; later events from this transport are ignored.
+    case closeTransport(id: TransportID, code: UInt16, reason: String)
+    /// Complete a call made with `invoke`/`publish(ack)`/`subscribe(ack)`/`authenticate`.
+    case complete(CallID, Result<JSONValue?, PubSubError>)
+    /// Persist the auth token under `name` (spec §7.6).
+    case saveToken(name: String, token: String)
+    /// Delete the auth token stored under `name`.
+    case removeToken(name: String)
+    /// Tell the application something.
+    case event(SessionEvent)
+}

@@ -1,0 +1,66 @@
+/// Options of one client session. Defaults are the JS client's (spec §10.1) unless noted.
+public struct SessionConfiguration: Sendable {
+    /// Where to connect.
+    public var address: ServerAddress
+    /// Extra HTTP headers of the WebSocket upgrade request (Origin, Cookie, Authorization...).
+    public var headers: [String: String]
+    /// Which pings to answer; must match the server's `protocolVersion` unless `.automatic`.
+    public var protocolVersion: PingProtocolVersion
+    /// From opening the WebSocket to its being open (4007), and the ping timer before the
+    /// handshake completes. Default 20 s.
+    public var connectTimeout: Duration
+    /// Default ack timeout of calls and of the handshake (4003). Default 10 s.
+    public var ackTimeout: Duration
+    /// Turns the client's ping timer off (for servers with `pingTimeoutDisabled`).
+    public var pingTimeoutDisabled: Bool
+    /// Reconnect after a close the policy allows. Default true.
+    public var autoReconnect: Bool
+    /// Back-off delays.
+    public var reconnectPolicy: ReconnectPolicy
+    /// Give up after this many consecutive failed attempts; nil retries forever (JS behaviour).
+    public var maxReconnectAttempts: Int?
+    /// Prepended to channel names on the wire and stripped from inbound ones (spec §6.8).
+    public var channelPrefix: String?
+    /// Key of the auth token in the token store. Default: the JS ≥ 18.2 rule (spec §7.6).
+    public var authTokenName: String
+    /// Most calls kept in the outbound queue while not connected. Default 1000.
+    public var maxQueuedMessages: Int
+    /// Most bytes (serialized) kept in the outbound queue while not connected. Default 4 MiB.
+    public var maxQueuedBytes: Int
+    /// How long before the auth token's `exp` the `authTokenExpiring` event comes. Default 60 s.
+    public var tokenExpiryWarning: Duration
+    /// Source of uniform random numbers in `0..<1` for back-off jitter; injectable for tests.
+    public var random: @Sendable () -> Double
+
+    public init(address: ServerAddress,
+                headers: [String: String] = [:],
+                protocolVersion: PingProtocolVersion = .v2,
+                connectTimeout: Duration = .seconds(20),
+                ackTimeout: Duration = .seconds(10),
+                pingTimeoutDisabled: Bool = false,
+                autoReconnect: Bool = true,
+                reconnectPolicy: ReconnectPolicy = ReconnectPolicy(),
+                maxReconnectAttempts: Int? = nil,
+                channelPrefix: String? = nil,
+                authTokenName: String? = nil,
+                maxQueuedMessages: Int = 1000,
+                maxQueuedBytes: Int = 4 << 20,
+                tokenExpiryWarning: Duration = .seconds(60),
+                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+        self.address = address
+        self.headers = headers
+        self.protocolVersion = protocolVersion
+        self.connectTimeout = connectTimeout
+        self.ackTimeout = ackTimeout
+        self.pingTimeoutDisabled = pingTimeoutDisabled
+        self.autoReconnect = autoReconnect
+        self.reconnectPolicy = reconnectPolicy
+        self.maxReconnectAttempts = maxReconnectAttempts
+        self.channelPrefix = channelPrefix
+        self.authTokenName = authTokenName ?? address.defaultTokenName
+        self.maxQueuedMessages = maxQueuedMessages
+        self.maxQueuedBytes = maxQueuedBytes
+        self.tokenExpiryWarning = tokenExpiryWarning
+        self.random = random
+    }
+}

@@ -1,0 +1,22 @@
+/// Options of one channel subscription (spec §6.1, §6.6).
+public struct SubscriptionOptions: Sendable, Hashable {
+    /// Send `#subscribe` only while the client is authenticated (a client-side gate).
+    public var waitForAuth: Bool
+    /// Application data passed to the server's subscribe middleware (`data.data`).
+    public var data: JSONValue?
+    /// Local ordering hint: pending channels are subscribed highest priority first. Never sent.
+    public var priority: Int
+
+    public init(waitForAuth: Bool = false, data: JSONValue? = nil, priority: Int = 0) {
+        self.waitForAuth = waitForAuth
+        self.data = data
+        self.priority = priority
+    }
+}
+
+/// Channel states of spec §6.6. A channel the client does not track is `unsubscribed`.
+public enum ChannelState: String, Sendable, Hashable {
+    case pending
+    case subscribed
+    case unsubscribed
+}

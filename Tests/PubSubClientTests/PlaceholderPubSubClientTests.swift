@@ -1,3 +1,0 @@
-import XCTest
-@testable import PubSubClient
-final class PlaceholderPubSubClientTests: XCTestCase { func testModuleLinks() { XCTAssertTrue(true) } }

@@ -1,0 +1,125 @@
+import XCTest
+@testable import PubSubClient
+
+/// What a scenario's user does, step by step, when the recording expects a client frame the
+/// session would not send by itself.
+typealias UserStep = @Sendable (inout ClientSession, SessionInstant) -> Void
+
+/// Replays one recording against a `ClientSession`: recorded server frames go in, and every
+/// frame the session writes must equal the next recorded client frame.
+struct RecordingReplayer {
+    let fileName: String
+    var storedToken: String?
+    var steps: [UserStep]
+    /// Answers server invokes (`.request` events) the way the scenario's client did.
+    var answer: (@Sendable (String, JSONValue?) -> Result<JSONValue?, RemoteError>)?
+
+    struct Outcome {
+        var events: [SessionEvent] = []
+        var completions: [CallID: Result<JSONValue?, PubSubError>] = [:]
+        var completionOrder: [CallID] = []
+        var savedTokens: [String] = []
+        var removedTokens = 0
+        var exactFrames = 0
+        var equivalentFrames = 0
+        var session: ClientSession?
+    }
+
+    func run(file: StaticString = #filePath, line: UInt = #line) throws -> Outcome {
+        let frames = try Recording.load(fileName)
+        let version: PingProtocolVersion = fileName.contains(".proto1.") ? .v1 : .v2
+        let configuration = SessionConfiguration(address: ServerAddress(hostname: "127.0.0.1", port: 8000),
+                                                 protocolVersion: version, autoReconnect: false,
+                                                 random: { 0.5 })
+        var session = ClientSession(configuration: configuration, storedToken: storedToken)
+        var now = SessionInstant(milliseconds: 0)
+        var outcome = Outcome()
+        var written: [String] = []
+        var closes: [(UInt16, String)] = []
+        var remainingSteps = steps[...]
+        var transport: TransportID?
+
+        func drain(_ session: inout ClientSession) {
+            var requests: [(String, JSONValue?, ServerRequestID)] = []
+            for action in session.takeActions() {
+                switch action {
+                case .openTransport(let id, _, _): transport = id
+                case .sendText(let text): written.append(text)
+                case .closeTransport(_, let code, let reason): closes.append((code, reason))
+                case .complete(let id, let result):
+                    XCTAssertNil(outcome.completions[id], "\(fileName): \(id) completed twice", file: file, line: line)
+                    outcome.completions[id] = result
+                    outcome.completionOrder.append(id)
+                case .saveToken(_, let token): outcome.savedTokens.append(token)
+                case .removeToken: outcome.removedTokens += 1
+                case .event(let event):
+                    outcome.events.append(event)
+                    if case .request(let event, let data, let id) = event { requests.append((event, data, id)) }
+                }
+            }
+            for (event, data, id) in requests {
+                guard let answer else {
+                    XCTFail("\(fileName): unexpected server request \(event)", file: file, line: line)
+                    continue
+                }
+                XCTAssertNoThrow(try session.respond(to: id, with: answer(event, data), now: now), file: file, line: line)
+                drain(&session)
+            }
+        }
+
+        session.connect(now: now)
+        drain(&session)
+        guard let opened = transport else {
+            XCTFail("\(fileName): no transport opened", file: file, line: line)
+            return outcome
+        }
+        session.transportOpened(opened, now: now)
+        drain(&session)
+
+        for frame in frames {
+            now = now.advanced(by: 1)
+            switch frame {
+            case .serverText(let text):
+                session.transportReceived(text: text, from: opened, now: now)
+                drain(&session)
+            case .serverClose(let code, let reason):
+                session.transportClosed(opened, code: code, reason: reason, now: now)
+                drain(&session)
+            case .clientText(let expected):
+                while written.isEmpty, let step = remainingSteps.popFirst() {
+                    step(&session, now)
+                    drain(&session)
+                }
+                guard !written.isEmpty else {
+                    XCTFail("\(fileName): the session wrote nothing where the JS client wrote \(expected)", file: file, line: line)
+                    return outcome
+                }
+                let actual = written.removeFirst()
+                if actual == expected {
+                    outcome.exactFrames += 1
+                } else if let a = try? JSONValue(parsing: actual), let e = try? JSONValue(parsing: expected), a == e {
+                    outcome.equivalentFrames += 1
+                } else {
+                    XCTFail("\(fileName): wrote \(actual), the JS client wrote \(expected)", file: file, line: line)
+                }
+            case .clientClose(let code, let reason):
+                XCTAssertEqual(written, [], "\(fileName): frames the JS client did not write", file: file, line: line)
+                written = []
+                while let step = remainingSteps.popFirst() {
+                    step(&session, now)
+                    drain(&session)
+                }
+                session.disconnect(code: code, reason: reason, now: now)
+                drain(&session)
+                XCTAssertEqual(closes.last?.0, code, "\(fileName): close code", file: file, line: line)
+                XCTAssertEqual(closes.last?.1, reason, "\(fileName): close reason", file: file, line: line)
+            case .clientBinary:
+                XCTFail("\(fileName): binary client frames are not part of JS-client scenarios", file: file, line: line)
+            }
+        }
+        XCTAssertEqual(written, [], "\(fileName): frames the JS client did not write", file: file, line: line)
+        XCTAssertTrue(remainingSteps.isEmpty, "\(fileName): steps left unused", file: file, line: line)
+        outcome.session = session
+        return outcome
+    }
+}
