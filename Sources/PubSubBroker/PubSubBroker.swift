@@ -11,11 +11,13 @@ import Foundation
 /// ```
 public final class PubSubBroker: Sendable {
     let engine: BrokerEngine
-    private let listener: BrokerListener?
+    let listener: BrokerListener?
+    let host: String
 
-    init(engine: BrokerEngine, listener: BrokerListener?) {
+    init(engine: BrokerEngine, listener: BrokerListener?, host: String = "127.0.0.1") {
         self.engine = engine
         self.listener = listener
+        self.host = host
     }
 
     /// The options the broker runs with.
@@ -44,8 +46,8 @@ public final class PubSubBroker: Sendable {
     }
 
     /// Decides client subscriptions (`#subscribe` invokes and transmits): throw to reject; the
-    /// client's invoke is answered with the thrown error. Runs on the serial context, must not
-    /// block, and sees a snapshot of the socket.
+    /// client's invoke is answered with the thrown error. Runs on the serial context before the
+    /// connection's next packet is processed; must not block; sees a snapshot of the socket.
     public func authorizeSubscribe(_ hook: @escaping @Sendable (BrokerSubscribeRequest) throws -> Void) {
         engine.setHooks { $0.authorizeSubscribe = hook }
     }
@@ -80,5 +82,35 @@ public final class PubSubBroker: Sendable {
     /// How many sockets are subscribed to `channel`.
     public func subscriberCount(channel: String) -> Int {
         engine.read { core in core.subscriberCount(of: channel) }
+    }
+}
+
+extension PubSubBroker {
+    /// Starts a broker listening on `host`:`port` (0 picks a free port; read `port`).
+    /// - Throws: `PubSubBrokerError.listenFailed` when the address cannot be bound.
+    public static func start(
+        host: String = "127.0.0.1", port: Int = 0, options: BrokerOptions = BrokerOptions()
+    ) async throws -> PubSubBroker {
+        let engine = BrokerEngine(options: options)
+        let listener = try WebSocketBrokerListener.start(host: host, port: port, path: options.path, engine: engine)
+        return PubSubBroker(engine: engine, listener: listener, host: host)
+    }
+
+    /// The TCP port the broker listens on (0 when it was created without a network side).
+    public var port: Int { listener?.port ?? 0 }
+
+    /// The URL clients connect to, e.g. `ws://127.0.0.1:8000/socketcluster/`.
+    public var url: URL {
+        let bracketed = host.contains(":") ? "[\(host)]" : host
+        return URL(string: "ws://\(bracketed):\(port)\(options.path)") ?? URL(fileURLWithPath: "/")
+    }
+
+    /// Stops listening and closes every connection (1001, going away), waiting for the close
+    /// handshakes. Registered handlers stay, but no socket remains.
+    public func stop() async {
+        // The broker closes its sockets first, so disconnections are reported before `stop`
+        // returns; WireKit's stop then waits for the close handshakes and closes the listener.
+        engine.disconnectAll(code: 1001, reason: "")
+        await listener?.stop()
     }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// The SocketCluster client with async/await: `connect`, `invoke`, `transmit`, channels as
 /// `AsyncStream`s, receivers, procedures and an event stream. Thread-safe: everything runs on
@@ -193,9 +194,22 @@ public final class PubSubClient: Sendable {
 
     // MARK: Internals
 
+    /// Runs a call to completion; cancelling the calling task cancels the call.
     private func call(_ start: @escaping (inout ClientSession, SessionInstant) -> CallID) async throws -> JSONValue? {
-        try await withCheckedThrowingContinuation { continuation in
-            driver.call(start) { result in continuation.resume(with: result.mapError { $0 as any Error }) }
+        let box = CallCancellation()
+        let driver = self.driver
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                driver.call({ session, now in
+                    let id = start(&session, now)
+                    if box.started(id) { session.cancel(id, now: now) }
+                    return id
+                }, completion: { result in continuation.resume(with: result.mapError { $0 as any Error }) })
+            }
+        } onCancel: {
+            if let id = box.cancel() {
+                driver.queue.async { driver.run { session, now in session.cancel(id, now: now) } }
+            }
         }
     }
 
@@ -224,5 +238,29 @@ private final class ConnectWaiter: @unchecked Sendable {
         self.continuation = nil
         continuation.resume(with: result)
         onFinish?()
+    }
+}
+
+/// Meets a call's start and its task's cancellation, whichever comes first.
+/// `@unchecked Sendable`: guarded by `lock`.
+private final class CallCancellation: @unchecked Sendable {
+    private let lock = NSLock()
+    private var id: CallID?
+    private var isCancelled = false
+
+    /// Records the call; returns true if the task was already cancelled.
+    func started(_ id: CallID) -> Bool {
+        lock.withLock {
+            self.id = id
+            return isCancelled
+        }
+    }
+
+    /// Marks the task cancelled; returns the call to cancel if it already started.
+    func cancel() -> CallID? {
+        lock.withLock {
+            isCancelled = true
+            return id
+        }
     }
 }

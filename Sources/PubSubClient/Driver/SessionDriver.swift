@@ -26,6 +26,7 @@ final class SessionDriver: @unchecked Sendable {
     private var listeners: [UInt64: Listener] = [:]
     private var nextListener: UInt64 = 0
     private var requestHandler: RequestHandler?
+    private var expiryTimer: DispatchSourceTimer?
     private let origin = DispatchTime.now().uptimeNanoseconds
 
     init(configuration: SessionConfiguration, tokenStore: any TokenStore,
@@ -45,6 +46,7 @@ final class SessionDriver: @unchecked Sendable {
 
     deinit {
         timer?.cancel()
+        expiryTimer?.cancel()
         for transport in transports.values { transport.close(code: 1000, reason: "") }
     }
 
@@ -166,7 +168,35 @@ final class SessionDriver: @unchecked Sendable {
                     try? session.respond(to: id, with: .failure(error), now: now)
                 }
             }
+            watchTokenExpiry(event)
             broadcast(event)
+        }
+    }
+
+    /// Arms a wall-clock timer that reports `authTokenExpiring` shortly before the token's `exp`.
+    private func watchTokenExpiry(_ event: SessionEvent) {
+        switch event {
+        case .authenticated(let signedToken, let token):
+            expiryTimer?.cancel()
+            expiryTimer = nil
+            guard let expiry = token?["exp"]?.intValue else { return }
+            let warning = Double(session.configuration.tokenExpiryWarning.wholeMilliseconds) / 1000
+            let fireAt = Double(expiry) - warning
+            let delay = max(0, fireAt - Date().timeIntervalSince1970)
+            guard delay < Double(Int32.max) else { return }
+            let source = DispatchSource.makeTimerSource(queue: queue)
+            source.schedule(wallDeadline: .now() + delay)
+            source.setEventHandler { [weak self] in
+                guard let self, self.session.auth.signedToken == signedToken else { return }
+                self.broadcast(.authTokenExpiring(signedToken: signedToken, expiresAt: expiry))
+            }
+            expiryTimer = source
+            source.resume()
+        case .deauthenticated, .authTokenRemoved:
+            expiryTimer?.cancel()
+            expiryTimer = nil
+        default:
+            break
         }
     }
 

@@ -25,6 +25,30 @@ extension ClientSession {
         return call
     }
 
+    /// Cancels a call that has not completed: it leaves the outbound queue or the ack registry
+    /// and completes with `.cancelled`; a later answer from the server is ignored. No-op for a
+    /// completed call, or a subscribe with ack (the subscription itself is not a call).
+    public mutating func cancel(_ call: CallID, now: SessionInstant) {
+        fireTimers(now: now)
+        func owns(_ purpose: CallPurpose) -> Bool {
+            switch purpose {
+            case .user(let id), .authenticate(let id, _): return id == call
+            case .handshake, .subscribe: return false
+            }
+        }
+        let queued = outbound.remove { entry in
+            if case .invoke(_, _, let purpose) = entry.item { return owns(purpose) }
+            return false
+        }
+        if let entry = queued.first {
+            complete(call, .failure(.cancelled(event: entry.item.event)))
+            return
+        }
+        if let sent = acks.remove(where: { owns($0.purpose) }).first {
+            complete(call, .failure(.cancelled(event: sent.event)))
+        }
+    }
+
     // MARK: Batching (spec §2.5)
 
     /// From now on packets (responses included, pongs and `#handshake` excluded) are collected

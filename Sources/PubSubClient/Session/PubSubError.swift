@@ -40,6 +40,8 @@ public enum PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
     case tokenStore(String)
     /// An argument the caller passed is invalid (e.g. a malformed URL).
     case invalidArgument(String)
+    /// The call was cancelled by the caller before it completed (a late answer is ignored).
+    case cancelled(event: String)
     /// `connect()` failed: the attempt closed with `code` before its handshake completed.
     case connectionFailed(code: UInt16, reason: String)
     /// The channel was unsubscribed (or kicked out) before its subscription completed.
@@ -69,6 +71,7 @@ public enum PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notConnected: return "BadConnectionError"
         case .channelClosed: return "ChannelClosedError"
         case .connectionFailed: return "BadConnectionError"
+        case .cancelled: return "CancellationError"
         }
     }
 
@@ -95,6 +98,7 @@ public enum PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tokenStore(let detail): return "Token store failure: \(detail)"
         case .invalidArgument(let detail): return detail
         case .notConnected(let event): return "Event \(event) needs a connection and the client is disconnected"
+        case .cancelled(let event): return "Event \(event) was cancelled before it completed"
         case .connectionFailed(let code, let reason):
             return "The connection closed with code \(code) before its handshake completed" + (reason.isEmpty ? "" : ": \(reason)")
         case .channelClosed(let channel): return "Channel \(channel) was unsubscribed before its subscription completed"

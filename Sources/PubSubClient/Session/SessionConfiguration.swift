@@ -27,6 +27,8 @@ public struct SessionConfiguration: Sendable {
     public var maxQueuedMessages: Int
     /// Most bytes (serialized) kept in the outbound queue while not connected. Default 4 MiB.
     public var maxQueuedBytes: Int
+    /// How long before the auth token's `exp` the `authTokenExpiring` event comes. Default 60 s.
+    public var tokenExpiryWarning: Duration
     /// Source of uniform random numbers in `0..<1` for back-off jitter; injectable for tests.
     public var random: @Sendable () -> Double
 
@@ -43,6 +45,7 @@ public struct SessionConfiguration: Sendable {
                 authTokenName: String? = nil,
                 maxQueuedMessages: Int = 1000,
                 maxQueuedBytes: Int = 4 << 20,
+                tokenExpiryWarning: Duration = .seconds(60),
                 random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
         self.address = address
         self.headers = headers
@@ -57,6 +60,7 @@ public struct SessionConfiguration: Sendable {
         self.authTokenName = authTokenName ?? address.defaultTokenName
         self.maxQueuedMessages = maxQueuedMessages
         self.maxQueuedBytes = maxQueuedBytes
+        self.tokenExpiryWarning = tokenExpiryWarning
         self.random = random
     }
 }

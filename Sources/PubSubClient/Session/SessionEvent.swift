@@ -46,6 +46,10 @@ public enum SessionEvent: Sendable, Equatable {
     case authenticated(signedToken: String, token: JSONValue?)
     /// The client went from authenticated to unauthenticated.
     case deauthenticated(oldSignedToken: String?, oldToken: JSONValue?)
+    /// The current token's `exp` is less than `SessionConfiguration.tokenExpiryWarning` away
+    /// (`expiresAt` in seconds since 1970): re-authenticate now to stay authenticated. Reported by
+    /// the client driver (it reads the wall clock; the session core does not).
+    case authTokenExpiring(signedToken: String, expiresAt: Int64)
     /// The stored token was deleted (by the server's `#removeAuthToken` or `deauthenticate()`).
     case authTokenRemoved(oldSignedToken: String?)
 }

@@ -65,7 +65,8 @@ public struct WebSocketStateMachine: Sendable {
 
     private var output: [UInt8] = []
     private var maskingKeys = WebSocketMaskingKeySource()
-    private var events: [WebSocketEvent] = []
+    /// Pending events; taken ones are moved out (left `nil`) so they are not retained twice.
+    private var events: [WebSocketEvent?] = []
     private var eventIndex = 0
 
     /// Whether the driver should close the transport (after writing what output is left).
@@ -74,7 +75,6 @@ public struct WebSocketStateMachine: Sendable {
     /// (updated by every input that can move a deadline) so the driver, which reads it after
     /// every input, gets a plain load instead of a call that copies the whole machine.
     public private(set) var nextDeadline: WebSocketInstant?
-    private var transportIsClosed = false
 
     private var handshakeDeadline: WebSocketInstant?
     /// Closing: when to give up on the peer's close frame. Closed (client role): when to stop
@@ -244,12 +244,11 @@ public struct WebSocketStateMachine: Sendable {
     }
 
     /// The transport ended (EOF, reset or error). Reports `closed` (1006, not clean) unless the
-    /// connection was already over.
+    /// connection was already over. Output already queued (say, the echo of a close frame that
+    /// arrived with the EOF) stays for the driver to write if its transport still can.
     public mutating func transportClosed(error: WebSocketError? = nil, now: WebSocketInstant) {
         defer { updateNextDeadline() }
-        transportIsClosed = true
         wantsTransportClosed = true
-        output.removeAll(keepingCapacity: false)
         switch state {
         case .readingRejectionBody(let status, let headers, let body, _):
             finishRejection(status: status, headers: headers, body: body)
@@ -346,7 +345,7 @@ public struct WebSocketStateMachine: Sendable {
             }
             return nil
         }
-        let event = events[eventIndex]
+        let event = events[eventIndex].take()
         eventIndex += 1
         return event
     }
@@ -632,7 +631,7 @@ public struct WebSocketStateMachine: Sendable {
         push(.closed(info))
     }
 
-    private mutating func push(_ event: WebSocketEvent) {
+    private mutating func push(_ event: consuming WebSocketEvent) {
         events.append(event)
     }
 }

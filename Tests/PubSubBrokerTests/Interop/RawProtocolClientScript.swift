@@ -10,7 +10,7 @@ usage: raw_protocol_client.py ws://127.0.0.1:PORT/socketcluster/
 import json
 import sys
 
-from websockets.exceptions import InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 
@@ -33,8 +33,12 @@ def main(url):
         ws.send(json.dumps({"event": "echo", "data": "sync", "cid": 6}))
         result["afterUnknown"] = receive_json(ws)
     try:
-        with connect(url.rstrip("/"), open_timeout=5):
-            result["wrongPath"] = "opened"
+        with connect(url.rstrip("/"), open_timeout=5) as ws:
+            try:
+                ws.recv(timeout=5)
+                result["wrongPath"] = "message"
+            except ConnectionClosed as closed:
+                result["wrongPath"] = closed.rcvd.code if closed.rcvd else None
     except InvalidStatus as error:
         result["wrongPath"] = error.response.status_code
     print(json.dumps(result))

@@ -107,6 +107,12 @@ final class RawWebSocketClient {
         try write([0x88, 0x82] + mask + [payload[0] ^ mask[0], payload[1] ^ mask[1]])
     }
 
+    /// Closes cleanly: sends a close frame and waits for the peer's.
+    func closeHandshake(code: UInt16 = 1000) {
+        guard (try? sendClose(code: code)) != nil else { return }
+        while let frame = try? receiveFrame(), frame.opcode != 0x8 {}
+    }
+
     /// Reads the next frame.
     func receiveFrame() throws -> Frame {
         let header = try take(2)
@@ -149,7 +155,7 @@ final class RawWebSocketClient {
             buffer.removeAll(keepingCapacity: true)
             readIndex = 0
         }
-        var chunk = [UInt8](repeating: 0, count: 16_384)
+        var chunk = [UInt8](repeating: 0, count: 4_096)
         let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
         if count == 0 { throw Failure.connectionClosed }
         guard count > 0 else { throw Failure.system("recv", errno) }

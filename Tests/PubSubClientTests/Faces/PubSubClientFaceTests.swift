@@ -92,6 +92,55 @@ final class PubSubClientFaceTests: XCTestCase {
         ])
     }
 
+    func testCancellingTheTaskCancelsTheInvoke() async throws {
+        let server = FakeServer()
+        let client = makeClient(server)
+        try await client.connect()
+        let task = Task { try await client.invoke("nobody", 1) }
+        try await waitUntil { client.driver.read(\.pendingCallCount) == 1 }
+        task.cancel()
+        do {
+            _ = try await task.value
+            XCTFail("expected cancellation")
+        } catch let error as PubSubError {
+            XCTAssertEqual(error, .cancelled(event: "nobody"))
+        }
+        XCTAssertEqual(client.driver.read(\.pendingCallCount), 0)
+    }
+
+    func testADroppedProcedureRequestIsAnsweredWithAnError() async throws {
+        let server = FakeServer()
+        let client = makeClient(server)
+        try await client.connect()
+        let requests = client.procedure("ask")
+        try client.transmit("askMe", ["payload": 1])
+        var iterator = requests.makeAsyncIterator()
+        _ = await iterator.next()   // received and dropped without an answer
+        try await waitUntil { server.received.contains { $0.hasPrefix(#"{"rid":1"#) } }
+        XCTAssertEqual(server.received.last,
+                       #"{"rid":1,"error":{"message":"The client dropped the ask request without answering","name":"UnhandledRequestError"}}"#)
+    }
+
+    func testTokenExpiryIsAnnouncedBeforeExp() async throws {
+        let server = FakeServer()
+        var configuration = SessionConfiguration(address: ServerAddress(hostname: "fake", port: 1), autoReconnect: false)
+        configuration.tokenExpiryWarning = .seconds(3599)
+        let client = PubSubClient(configuration: configuration, tokenStore: InMemoryTokenStore(), transportFactory: server)
+        let events = client.events()
+        try await client.connect()
+        let exp = Int64(Date().timeIntervalSince1970) + 3600
+        let token = JWT.sign(payload: ["username": "ann", "exp": .int(exp)], secret: "s")
+        server.connection?.deliver(##"{"event":"#setAuthToken","data":{"token":"\##(token)"}}"##)
+        for await event in events {
+            if case .authTokenExpiring(let signed, let expiresAt) = event {
+                XCTAssertEqual(signed, token)
+                XCTAssertEqual(expiresAt, exp)
+                break
+            }
+        }
+        XCTAssertEqual(client.auth.expiry, exp)
+    }
+
     func testDisconnectReportsTheExactCodeAndReasonOnTheEventStream() async throws {
         let server = FakeServer()
         let client = makeClient(server)

@@ -154,4 +154,25 @@ final class AckRegistryTests: XCTestCase {
         XCTAssertEqual(harness.session.pendingCallCount, 0)
         XCTAssertEqual(harness.session.acks.deadlineEntryCount, 0)
     }
+
+    func testCancelledCallsCompleteOnceAndIgnoreTheirLateAnswer() {
+        var harness = SessionHarness()
+        let queued = harness.session.invoke("q", data: nil, now: harness.now)
+        harness.session.cancel(queued, now: harness.now)
+        harness.drain()
+        XCTAssertEqual(harness.completions[queued], .failure(.cancelled(event: "q")))
+        XCTAssertEqual(harness.session.queuedCallCount, 0)
+        harness.openTransport()
+        harness.receive(#"{"rid":1,"data":{"id":"x","pingTimeout":20000,"isAuthenticated":false}}"#)
+        harness.sent = []
+        let sent = harness.session.invoke("s", data: nil, now: harness.now)
+        harness.session.cancel(sent, now: harness.now)
+        harness.drain()
+        XCTAssertEqual(harness.completions[sent], .failure(.cancelled(event: "s")))
+        harness.receive(#"{"rid":2,"data":1}"#)
+        harness.session.cancel(sent, now: harness.now)
+        harness.drain()
+        XCTAssertEqual(harness.completionOrder.count, 2)
+        XCTAssertEqual(harness.session.pendingCallCount, 0)
+    }
 }
