@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "demo", targets: ["demo"]),
         .executable(name: "wirekit-microbench", targets: ["wirekit-microbench"]),
         .executable(name: "wirebench", targets: ["wirebench"]),
+        .executable(name: "pubsubbench", targets: ["pubsubbench"]),
     ],
     targets: [
         // SHA-1, SHA-256 and HMAC, shared by the WebSocket handshake, TLS pinning and JWT.
@@ -28,6 +29,8 @@ let package = Package(
         .executableTarget(name: "wirekit-autobahn-client", dependencies: ["WireKit"]),
         // WebSocket client benchmark following the shared bench contract (modes rtt, pipeline, bulk, connections).
         .executableTarget(name: "wirebench", dependencies: ["WireKit"]),
+        // The SocketCluster client benchmark (invoke round trips, pipelining, fan-out, connections).
+        .executableTarget(name: "pubsubbench", dependencies: ["PubSubClient", "PubSubBroker"]),
         // Microbenchmarks of the WebSocket core (frame codec, masking, UTF-8); run in release.
         .executableTarget(name: "wirekit-microbench", dependencies: ["WireKit"]),
 
