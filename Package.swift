@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "wirekit-microbench", targets: ["wirekit-microbench"]),
         .executable(name: "wirebench", targets: ["wirebench"]),
         .executable(name: "pubsubbench", targets: ["pubsubbench"]),
+        .executable(name: "pubsub-microbench", targets: ["pubsub-microbench"]),
     ],
     targets: [
         // SHA-1, SHA-256 and HMAC, shared by the WebSocket handshake, TLS pinning and JWT.
@@ -31,6 +32,8 @@ let package = Package(
         .executableTarget(name: "wirebench", dependencies: ["WireKit"]),
         // The SocketCluster client benchmark (invoke round trips, pipelining, fan-out, connections).
         .executableTarget(name: "pubsubbench", dependencies: ["PubSubClient", "PubSubBroker"]),
+        // Microbenchmarks of the SocketCluster wire model (frame parse + classify, serialize).
+        .executableTarget(name: "pubsub-microbench", dependencies: ["PubSubProtocol"]),
         // Microbenchmarks of the WebSocket core (frame codec, masking, UTF-8); run in release.
         .executableTarget(name: "wirekit-microbench", dependencies: ["WireKit"]),
 
