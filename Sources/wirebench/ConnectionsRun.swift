@@ -1,5 +1,9 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WireKit
 
 /// `connections` mode: opens C WebSockets at once; each sends one message once open and verifies
@@ -58,7 +62,7 @@ final class ConnectionsRun: @unchecked Sendable {
             for socket in sockets { socket.disconnect() }
         }
         if allClosed.wait(timeout: .now() + 30) == .timedOut {
-            FileHandle.standardError.write(Data("wirebench: not every connection closed within 30 s\n".utf8))
+            BenchReport.emit("wirebench: not every connection closed within 30 s\n", to: 2)
         }
 
         let milliseconds = Double(end &- start) / 1e6

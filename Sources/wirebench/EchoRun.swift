@@ -1,5 +1,9 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import WireKit
 
 /// One connection running `rtt`, `pipeline` or `bulk`: keeps `window` messages in flight until

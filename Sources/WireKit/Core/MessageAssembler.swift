@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Turns data frame payloads into messages: enforces fragment order (1002), the message size
 /// limit (1009, checked when a frame header announces its length) and UTF-8 validity of text

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One WebSocket connection from its first byte to its last, without I/O: the opening handshake
 /// (client: request out, response checked; server: request checked, 101/400/426 out), frames,
