@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "PubSubClient", targets: ["PubSubClient"]),
         .library(name: "PubSubBroker", targets: ["PubSubBroker"]),
         .executable(name: "demo", targets: ["demo"]),
+        .executable(name: "wirekit-microbench", targets: ["wirekit-microbench"]),
     ],
     targets: [
         // SHA-1, SHA-256 and HMAC, shared by the WebSocket handshake, TLS pinning and JWT.
@@ -22,9 +23,17 @@ let package = Package(
         .target(name: "PubSubClient", dependencies: ["WireKit", "PubSubProtocol"]),
         .target(name: "PubSubBroker", dependencies: ["WireKit", "PubSubProtocol", "Digests"]),
         .executableTarget(name: "demo", dependencies: ["PubSubClient", "PubSubBroker"]),
+        // Autobahn|Testsuite echo client for the WireKit client role (Scripts/autobahn/run-client.sh).
+        .executableTarget(name: "wirekit-autobahn-client", dependencies: ["WireKit"]),
+        // WebSocket client benchmark following the shared bench contract (modes rtt, pipeline, bulk, connections).
+        .executableTarget(name: "wirebench", dependencies: ["WireKit"]),
+        // Microbenchmarks of the WebSocket core (frame codec, masking, UTF-8); run in release.
+        .executableTarget(name: "wirekit-microbench", dependencies: ["WireKit"]),
 
         .testTarget(name: "DigestsTests", dependencies: ["Digests"]),
-        .testTarget(name: "WireKitTests", dependencies: ["WireKit"], exclude: ["TLSCertificates", "TLS/wss_echo_server.py", "TLS/wss_client.py"]),
+        .testTarget(
+            name: "WireKitTests", dependencies: ["WireKit"],
+            exclude: ["Interop/peers", "TLSCertificates", "TLS/peers"]),
         .testTarget(name: "PubSubProtocolTests", dependencies: ["PubSubProtocol"]),
         .testTarget(name: "PubSubClientTests", dependencies: ["PubSubClient", "PubSubBroker"]),
         .testTarget(name: "PubSubBrokerTests", dependencies: ["PubSubBroker", "PubSubClient"]),

@@ -44,18 +44,43 @@ public struct UTF8Validator: Sendable, Hashable {
                 }
                 guard i < count else { break }
                 let byte = base.load(fromByteOffset: i, as: UInt8.self)
-                switch byte {
-                case 0x00...0x7F: break
-                case 0xC2...0xDF: remaining = 1; lower = 0x80; upper = 0xBF
-                case 0xE0: remaining = 2; lower = 0xA0; upper = 0xBF
-                case 0xE1...0xEC, 0xEE...0xEF: remaining = 2; lower = 0x80; upper = 0xBF
-                case 0xED: remaining = 2; lower = 0x80; upper = 0x9F
-                case 0xF0: remaining = 3; lower = 0x90; upper = 0xBF
-                case 0xF1...0xF3: remaining = 3; lower = 0x80; upper = 0xBF
-                case 0xF4: remaining = 3; lower = 0x80; upper = 0x8F
-                default:
-                    return fail(at: i, remaining: remaining, lower: lower, upper: upper)
+                if byte < 0x80 {
+                    i &+= 1
+                    continue
                 }
+                var length = 0
+                var low: UInt8 = 0x80, high: UInt8 = 0xBF
+                switch byte {
+                case 0xC2...0xDF: length = 2
+                case 0xE0: length = 3; low = 0xA0
+                case 0xE1...0xEC, 0xEE...0xEF: length = 3
+                case 0xED: length = 3; high = 0x9F
+                case 0xF0: length = 4; low = 0x90
+                case 0xF1...0xF3: length = 4
+                case 0xF4: length = 4; high = 0x8F
+                default: return fail(at: i, remaining: 0, lower: 0x80, upper: 0xBF)
+                }
+                if i &+ length <= count {
+                    // The whole sequence is here: check it in one go.
+                    let b1 = base.load(fromByteOffset: i &+ 1, as: UInt8.self)
+                    guard b1 >= low && b1 <= high else { return fail(at: i &+ 1, remaining: 0, lower: 0x80, upper: 0xBF) }
+                    if length >= 3 {
+                        guard base.load(fromByteOffset: i &+ 2, as: UInt8.self) & 0xC0 == 0x80 else {
+                            return fail(at: i &+ 2, remaining: 0, lower: 0x80, upper: 0xBF)
+                        }
+                        if length == 4 {
+                            guard base.load(fromByteOffset: i &+ 3, as: UInt8.self) & 0xC0 == 0x80 else {
+                                return fail(at: i &+ 3, remaining: 0, lower: 0x80, upper: 0xBF)
+                            }
+                        }
+                    }
+                    i &+= length
+                    continue
+                }
+                // The sequence continues in a later call: track it byte by byte.
+                remaining = UInt8(length - 1)
+                lower = low
+                upper = high
             } else {
                 let byte = base.load(fromByteOffset: i, as: UInt8.self)
                 guard byte >= lower && byte <= upper else {

@@ -16,7 +16,11 @@ public enum WebSocketFrameEncoder {
         into buffer: inout [UInt8]
     ) {
         let count = payload.count
-        buffer.reserveCapacity(buffer.count + headerLength(payloadCount: count, masked: maskingKey != nil) + count)
+        let needed = buffer.count + headerLength(payloadCount: count, masked: maskingKey != nil) + count
+        if needed > buffer.capacity {
+            // Grow geometrically: exact reservations would make a long run of appends quadratic.
+            buffer.reserveCapacity(max(needed, buffer.capacity * 2))
+        }
         buffer.append((fin ? 0x80 : 0) | (reservedBits & 0x7) << 4 | opcode.rawValue)
         let maskBit: UInt8 = maskingKey == nil ? 0 : 0x80
         if count < 126 {

@@ -6,7 +6,7 @@ import Darwin
 
 /// A failure of the byte stream under a WebSocket: name resolution, connecting, reading,
 /// writing or listening.
-public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The host name did not resolve (`detail` is the resolver's message).
     case hostNotFound(host: String, detail: String)
     /// Every resolved address refused the connection (nothing listens on that port).
@@ -23,6 +23,8 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
     case system(operation: String, errno: Int32)
     /// The transport cannot be used for this URL or configuration (e.g. `wss://` without TLS).
     case unsupported(String)
+    /// TLS failed: certificate verification, handshake, or no TLS library (see `TLSError`).
+    case tls(TLSError)
 
     public var description: String {
         switch self {
@@ -42,6 +44,8 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
             return "\(operation) failed: \(String(cString: strerror(code))) (errno \(code))"
         case let .unsupported(message):
             return message
+        case let .tls(error):
+            return error.description
         }
     }
 }

@@ -102,3 +102,22 @@ final class WebSocketFrameCodecTests: XCTestCase {
         XCTAssertGreaterThan(keys.count, 60)
     }
 }
+
+final class WebSocketMaskingKeySourceTests: XCTestCase {
+    func testChaCha20BlockMatchesRFC8439Section2_3_2() {
+        // Key bytes 00 01 02 ... 1f, as little-endian words.
+        let key: [UInt32] = [0x0302_0100, 0x0706_0504, 0x0B0A_0908, 0x0F0E_0D0C, 0x1312_1110, 0x1716_1514, 0x1B1A_1918, 0x1F1E_1D1C]
+        let words = WebSocketMaskingKeySource.block(key: key, counter: 1, nonce: (0x0900_0000, 0x4A00_0000, 0))
+        let bytes = words.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (8 * $0)) } }
+        let expected = "10f1e7e4d13b5915500fdd1fa32071c4c7d1f4c733c068030422aa9ac3d46c4ed2826446079faa0914c2d705d98b02a2b5129cd1de164eb9cbd083e8a2503c4e"
+        XCTAssertEqual(bytes.map { String(format: "%02x", $0) }.joined(), expected)
+    }
+
+    func testKeysDoNotRepeatAcrossRefillsAndSourcesDiffer() {
+        var a = WebSocketMaskingKeySource(), b = WebSocketMaskingKeySource()
+        let keysA = (0..<1000).map { _ in a.next() }
+        let keysB = (0..<1000).map { _ in b.next() }
+        XCTAssertGreaterThan(Set(keysA).count, 990)
+        XCTAssertLessThan(Set(keysA).intersection(Set(keysB)).count, 5)
+    }
+}

@@ -1,0 +1,159 @@
+import Dispatch
+
+/// Runs one `WebSocketStateMachine` over one `Transport` on one serial queue: feeds it bytes
+/// and the time, writes what it produces, arms a timer for its next deadline and closes the
+/// transport when it asks.
+///
+/// `@unchecked Sendable`: every mutable property is confined to `queue`; call `start` and
+/// `perform` on it only. Events reach `onEvent` on `queue`, in order.
+final class WebSocketConnectionDriver: @unchecked Sendable {
+    let queue: DispatchQueue
+    private var machine: WebSocketStateMachine
+    private let transport: any Transport
+    private var timer: DispatchSourceTimer?
+    private var armedDeadline: WebSocketInstant?
+    /// Swapped with the machine's output buffer so both capacities get reused.
+    private var spareOutput: [UInt8] = []
+    private var pumping = false
+    private var pumpAgain = false
+    private var transportCloseRequested = false
+    private(set) var transportIsClosed = false
+
+    /// Receives the machine's events, on `queue`.
+    var onEvent: (WebSocketEvent) -> Void = { _ in }
+    /// Called on `queue` when the transport's buffered bytes were all written.
+    var onWritable: () -> Void = {}
+
+    init(machine: WebSocketStateMachine, transport: any Transport, queue: DispatchQueue) {
+        self.machine = machine
+        self.transport = transport
+        self.queue = queue
+    }
+
+    /// The current instant on the monotonic clock the machine's deadlines use.
+    static func now() -> WebSocketInstant {
+        WebSocketInstant(nanoseconds: DispatchTime.now().uptimeNanoseconds)
+    }
+
+    /// Starts the transport (connect or, when accepted, read). Call once, on `queue`.
+    func start() {
+        transport.start(queue: queue) { [self] event in handle(event) }
+    }
+
+    /// Runs `body` on the machine (a user call such as send or close), then executes what it
+    /// produced. On `queue` only.
+    func perform<R>(_ body: (inout WebSocketStateMachine, WebSocketInstant) throws(WebSocketError) -> R) throws(WebSocketError) -> R {
+        let result: R
+        do {
+            result = try body(&machine, Self.now())
+        } catch {
+            pump()
+            throw error
+        }
+        pump()
+        return result
+    }
+
+    /// Bytes accepted for sending and not yet handed to the kernel.
+    var bufferedAmount: Int { machine.pendingOutputCount + (transportIsClosed ? 0 : transport.bufferedAmount) }
+
+    /// The machine's phase.
+    var phase: WebSocketStateMachine.Phase { machine.phase }
+
+    // MARK: Transport events
+
+    private func handle(_ event: TransportEvent) {
+        switch event {
+        case .connected:
+            machine.start(now: Self.now())
+        case .received(let bytes):
+            machine.receive(bytes, now: Self.now())
+        case .writable:
+            onWritable()
+        case .inputClosed:
+            machine.transportClosed(now: Self.now())
+        case .closed(let error):
+            transportIsClosed = true
+            machine.transportClosed(error: error.map(Self.webSocketError), now: Self.now())
+            timer?.cancel()
+            timer = nil
+        }
+        pump()
+        if case .closed = event { onWritable() }
+    }
+
+    /// How a transport failure reads to a WebSocket user.
+    static func webSocketError(_ error: TransportError) -> WebSocketError {
+        switch error {
+        case .connectTimedOut: .timedOut(error.description)
+        default: .connectionFailed(error.description)
+        }
+    }
+
+    // MARK: Executing the machine's output
+
+    /// Drains events and output, closes the transport if asked, re-arms the timer. Re-entrant
+    /// calls (a user call made from inside `onEvent`) fold into the running loop.
+    private func pump() {
+        if pumping {
+            pumpAgain = true
+            return
+        }
+        pumping = true
+        defer { pumping = false }
+        repeat {
+            pumpAgain = false
+            // Events first: what the user sends in reaction joins the same write.
+            while let event = machine.nextEvent() {
+                onEvent(event)
+            }
+            flushOutput()
+        } while pumpAgain
+        if machine.wantsTransportClosed, !transportCloseRequested {
+            transportCloseRequested = true
+            transport.close()
+        }
+        armTimer()
+    }
+
+    private func flushOutput() {
+        guard machine.hasOutput else { return }
+        if transportIsClosed {
+            _ = machine.takeOutput()
+            return
+        }
+        machine.takeOutput(appendingTo: &spareOutput)
+        transport.write(spareOutput)
+        // Unique again unless the transport kept it (partial write): then this allocates anew.
+        spareOutput.removeAll(keepingCapacity: true)
+    }
+
+    private func armTimer() {
+        let deadline = transportIsClosed ? nil : machine.nextDeadline
+        guard deadline != armedDeadline else { return }
+        armedDeadline = deadline
+        guard let deadline else {
+            timer?.schedule(deadline: .distantFuture)
+            return
+        }
+        if timer == nil {
+            let timer = DispatchSource.makeTimerSource(queue: queue)
+            timer.setEventHandler { [weak self] in self?.deadlineReached() }
+            self.timer = timer
+            timer.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline.nanoseconds))
+            timer.resume()
+        } else {
+            timer?.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline.nanoseconds))
+        }
+    }
+
+    private func deadlineReached() {
+        armedDeadline = nil
+        machine.timeElapsed(now: Self.now())
+        pump()
+    }
+
+    deinit {
+        timer?.cancel()
+    }
+}

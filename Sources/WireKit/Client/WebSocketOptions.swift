@@ -1,0 +1,66 @@
+/// Settings of a client `WebSocket`.
+public struct WebSocketOptions: Sendable {
+    /// Extra header fields for the upgrade request (Authorization, Cookie, ...).
+    public var headers: HTTPHeaders
+    /// Sent as the `Origin` header when set.
+    public var origin: String?
+    /// Subprotocols offered, in preference order.
+    public var subprotocols: [String]
+    /// Limit for name resolution plus the TCP (and TLS) connect.
+    public var connectTimeout: Duration
+    /// Limit for the HTTP upgrade once connected.
+    public var handshakeTimeout: Duration
+    /// Largest message accepted, in bytes; a larger one fails the connection with 1009.
+    public var maxMessageSize: Int
+    /// Largest single frame accepted, in bytes (`nil`: same as `maxMessageSize`).
+    public var maxFrameSize: Int?
+    /// How long `close` waits for the peer's close frame, then for the server to close TCP.
+    public var closeTimeout: Duration
+    /// Optional keepalive pings that fail a silent connection.
+    public var keepalive: WebSocketKeepalive?
+    /// How long `ping()` waits for its pong by default.
+    public var pingTimeout: Duration
+    /// Buffered outgoing bytes above which the async `send` waits for the socket to drain.
+    public var sendHighWaterMark: Int
+    /// Makes the transport; replace it to add TLS or a custom stream.
+    public var transportFactory: WebSocketTransportFactory
+
+    public init(
+        headers: HTTPHeaders = HTTPHeaders(),
+        origin: String? = nil,
+        subprotocols: [String] = [],
+        connectTimeout: Duration = .seconds(10),
+        handshakeTimeout: Duration = .seconds(10),
+        maxMessageSize: Int = 16 << 20,
+        maxFrameSize: Int? = nil,
+        closeTimeout: Duration = .seconds(5),
+        keepalive: WebSocketKeepalive? = nil,
+        pingTimeout: Duration = .seconds(10),
+        sendHighWaterMark: Int = 1 << 20,
+        transportFactory: WebSocketTransportFactory = .default
+    ) {
+        self.headers = headers
+        self.origin = origin
+        self.subprotocols = subprotocols
+        self.connectTimeout = connectTimeout
+        self.handshakeTimeout = handshakeTimeout
+        self.maxMessageSize = maxMessageSize
+        self.maxFrameSize = maxFrameSize
+        self.closeTimeout = closeTimeout
+        self.keepalive = keepalive
+        self.pingTimeout = pingTimeout
+        self.sendHighWaterMark = sendHighWaterMark
+        self.transportFactory = transportFactory
+    }
+
+    /// The state machine's configuration for these options.
+    var configuration: WebSocketConfiguration {
+        WebSocketConfiguration(
+            maxFrameSize: maxFrameSize ?? maxMessageSize,
+            maxMessageSize: maxMessageSize,
+            handshakeTimeout: handshakeTimeout,
+            closeTimeout: closeTimeout,
+            keepalive: keepalive
+        )
+    }
+}

@@ -1,0 +1,29 @@
+/// Makes the byte stream a client `WebSocket` runs over: the seam where TLS plugs in.
+public struct WebSocketTransportFactory: Sendable {
+    /// Returns an unstarted transport to `url`'s host and port that connects within
+    /// `connectTimeout`, or throws a `WebSocketError` saying why it cannot.
+    public let makeTransport: @Sendable (_ url: WebSocketURL, _ connectTimeout: Duration) throws(WebSocketError) -> any Transport
+
+    public init(_ makeTransport: @escaping @Sendable (_ url: WebSocketURL, _ connectTimeout: Duration) throws(WebSocketError) -> any Transport) {
+        self.makeTransport = makeTransport
+    }
+
+    /// Plain TCP for `ws://`. `wss://` throws `.tls` because this factory has no TLS.
+    public static let plainTCP = WebSocketTransportFactory { url, connectTimeout throws(WebSocketError) in
+        guard !url.isSecure else {
+            throw .tls("wss:// needs a TLS transport and none is configured (WebSocketOptions.transportFactory)")
+        }
+        return TCPTransport(host: url.host, port: url.port, connectTimeout: connectTimeout.wireKitSeconds)
+    }
+
+    /// What `WebSocketOptions` uses unless told otherwise.
+    public static var `default`: WebSocketTransportFactory { plainTCP }
+}
+
+extension Duration {
+    /// This duration in seconds, as Dispatch and the transports take it.
+    var wireKitSeconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

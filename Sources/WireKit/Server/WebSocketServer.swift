@@ -1,0 +1,133 @@
+import Dispatch
+import Foundation
+
+/// A WebSocket server: listens on a host and port, answers each upgrade request (101, or
+/// 400/426 for a bad one) and hands every upgraded connection to you as a `WebSocket`.
+///
+/// Connections are spread over a few serial queues (`WebSocketServerOptions.queueCount`), so
+/// thousands of them need no thread each. A connection's callbacks run on its queue: don't
+/// block in them, it holds up the other connections sharing that queue.
+///
+/// `@unchecked Sendable`: the table of live connections and the stop state are guarded by
+/// `lock`; everything else is immutable after `start`.
+public final class WebSocketServer: @unchecked Sendable {
+    /// The host given to `start`.
+    public let host: String
+    /// The port listened on (the system's choice when started with port 0).
+    public let port: Int
+    /// Upgraded connections, when `start` got no `onConnection` handler. Each connection's
+    /// messages are buffered in its `messages` until read. Finishes on `stop`.
+    public let connections: AsyncStream<WebSocket>
+
+    private let listener: TCPListener
+    private let options: WebSocketServerOptions
+    private let configuration: WebSocketConfiguration
+    private let pool: [DispatchQueue]
+    private let onConnection: (@Sendable (WebSocket) -> Void)?
+    private let connectionSink: AsyncStream<WebSocket>.Continuation
+
+    private let lock = NSLock()
+    // lock
+    private var live: [ObjectIdentifier: WebSocket] = [:]
+    private var acceptedCount = 0
+    private var stopping = false
+    private var stopWaiters: [@Sendable () -> Void] = []
+
+    /// Starts listening on `host`:`port` (port 0 picks a free port; read `port`).
+    /// - Parameter onConnection: called with each upgraded connection on that connection's
+    ///   queue, before any of its messages is delivered: set its callbacks there (and keep it
+    ///   short). Without it, connections arrive through `connections`.
+    /// - Throws: `.connectionFailed` when the address cannot be listened on (in use, unknown host).
+    public static func start(host: String = "127.0.0.1", port: Int = 0, options: WebSocketServerOptions = WebSocketServerOptions(),
+                             onConnection: (@Sendable (WebSocket) -> Void)? = nil) throws(WebSocketError) -> WebSocketServer {
+        let listener: TCPListener
+        do {
+            listener = try TCPListener(host: host, port: port, backlog: options.backlog)
+        } catch {
+            throw .connectionFailed(error.description)
+        }
+        let server = WebSocketServer(listener: listener, options: options, onConnection: onConnection)
+        listener.start { [weak server] transport in
+            guard let server else { return transport.close() }
+            server.accept(transport)
+        }
+        return server
+    }
+
+    private init(listener: TCPListener, options: WebSocketServerOptions, onConnection: (@Sendable (WebSocket) -> Void)?) {
+        self.listener = listener
+        self.host = listener.host
+        self.port = listener.port
+        self.options = options
+        self.configuration = options.configuration
+        self.onConnection = onConnection
+        self.pool = (0..<max(1, options.queueCount)).map { DispatchQueue(label: "WireKit.WebSocketServer.\($0)") }
+        (connections, connectionSink) = AsyncStream.makeStream(of: WebSocket.self)
+    }
+
+    deinit {
+        listener.close()
+        connectionSink.finish()
+    }
+
+    /// Connections accepted and not yet closed (including those still in the handshake).
+    public var connectionCount: Int { lock.withLock { live.count } }
+
+    /// Stops listening and closes every connection with 1001 (going away), waiting for their
+    /// close handshakes (each bounded by `closeTimeout`).
+    public func stop() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            stop { continuation.resume() }
+        }
+    }
+
+    /// Stops listening and closes every connection with 1001; `completion` runs (on an
+    /// arbitrary queue) once all are closed.
+    public func stop(completion: @escaping @Sendable () -> Void) {
+        let connections = lock.withLock { () -> [WebSocket] in
+            stopping = true
+            stopWaiters.append(completion)
+            return Array(live.values)
+        }
+        listener.close()
+        connectionSink.finish()
+        for connection in connections {
+            connection.disconnect(code: .goingAway, reason: "server stopping")
+        }
+        finishStopIfIdle()
+    }
+
+    private func accept(_ transport: TCPTransport) {
+        let index = lock.withLock { () -> Int? in
+            guard !stopping else { return nil }
+            acceptedCount &+= 1
+            return acceptedCount
+        }
+        guard let index else { return transport.close() }
+        let queue = DispatchQueue(label: "WireKit.WebSocketServer.connection", target: pool[index % pool.count])
+        let connection = WebSocket(accepted: transport, configuration: configuration, queue: queue,
+                                   highWaterMark: options.sendHighWaterMark, pingTimeout: options.pingTimeout)
+        let onConnection = self.onConnection
+        let sink = connectionSink
+        connection.onServerOpen = { connection in
+            if let onConnection { onConnection(connection) } else { sink.yield(connection) }
+        }
+        connection.onTerminated = { [weak self] connection in self?.remove(connection) }
+        lock.withLock { live[ObjectIdentifier(connection)] = connection }
+        connection.startAccepted()
+    }
+
+    private func remove(_ connection: WebSocket) {
+        lock.withLock { _ = live.removeValue(forKey: ObjectIdentifier(connection)) }
+        finishStopIfIdle()
+    }
+
+    private func finishStopIfIdle() {
+        let waiters = lock.withLock { () -> [@Sendable () -> Void] in
+            guard stopping, live.isEmpty else { return [] }
+            defer { stopWaiters.removeAll() }
+            return stopWaiters
+        }
+        for waiter in waiters { waiter() }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// Settings of a `WebSocketServer` and of every connection it accepts.
+public struct WebSocketServerOptions: Sendable {
+    /// Subprotocols supported, in preference order; the first one a client offers is selected.
+    public var subprotocols: [String]
+    /// Extra header fields sent with every 101 response.
+    public var responseHeaders: HTTPHeaders
+    /// Limit for the client's upgrade request once connected.
+    public var handshakeTimeout: Duration
+    /// Largest message accepted, in bytes; a larger one fails the connection with 1009.
+    public var maxMessageSize: Int
+    /// Largest single frame accepted, in bytes (`nil`: same as `maxMessageSize`).
+    public var maxFrameSize: Int?
+    /// How long a close waits for the peer's close frame.
+    public var closeTimeout: Duration
+    /// Optional keepalive pings that fail a silent connection.
+    public var keepalive: WebSocketKeepalive?
+    /// How long `ping()` waits for its pong by default.
+    public var pingTimeout: Duration
+    /// Buffered outgoing bytes above which a connection's async `send` waits.
+    public var sendHighWaterMark: Int
+    /// The kernel's queue of connections not yet accepted.
+    public var backlog: Int32
+    /// Serial queues the connections' work is spread over (default: one per CPU, at least 2).
+    /// Connections never get a thread each.
+    public var queueCount: Int
+
+    public init(
+        subprotocols: [String] = [],
+        responseHeaders: HTTPHeaders = HTTPHeaders(),
+        handshakeTimeout: Duration = .seconds(10),
+        maxMessageSize: Int = 16 << 20,
+        maxFrameSize: Int? = nil,
+        closeTimeout: Duration = .seconds(5),
+        keepalive: WebSocketKeepalive? = nil,
+        pingTimeout: Duration = .seconds(10),
+        sendHighWaterMark: Int = 1 << 20,
+        backlog: Int32 = 1024,
+        queueCount: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)
+    ) {
+        self.subprotocols = subprotocols
+        self.responseHeaders = responseHeaders
+        self.handshakeTimeout = handshakeTimeout
+        self.maxMessageSize = maxMessageSize
+        self.maxFrameSize = maxFrameSize
+        self.closeTimeout = closeTimeout
+        self.keepalive = keepalive
+        self.pingTimeout = pingTimeout
+        self.sendHighWaterMark = sendHighWaterMark
+        self.backlog = backlog
+        self.queueCount = queueCount
+    }
+
+    /// The state machine's configuration for these options.
+    var configuration: WebSocketConfiguration {
+        WebSocketConfiguration(
+            maxFrameSize: maxFrameSize ?? maxMessageSize,
+            maxMessageSize: maxMessageSize,
+            handshakeTimeout: handshakeTimeout,
+            closeTimeout: closeTimeout,
+            keepalive: keepalive,
+            subprotocols: subprotocols,
+            responseHeaders: responseHeaders
+        )
+    }
+}

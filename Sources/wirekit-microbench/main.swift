@@ -1,0 +1,134 @@
+// Microbenchmarks of WireKit's sans-I/O core: frame decoding and encoding through the state
+// machine, unmasking and UTF-8 validation. Prints one JSON line per benchmark.
+// Run with `swift run -c release wirekit-microbench [name-filter]`.
+import Dispatch
+import Foundation
+import WireKit
+
+/// Runs `body` (which processes `bytesPerRun` bytes and `opsPerRun` operations) repeatedly for
+/// at least `seconds`, after a warm-up, and prints the rates.
+/// Only benchmarks whose name contains the first argument run, when one is given.
+let filter = CommandLine.arguments.dropFirst().first
+
+func measure(_ name: String, bytesPerRun: Int, opsPerRun: Int, seconds: Double = 1.0, _ body: () -> Int) {
+    if let filter, !name.contains(filter) { return }
+    var checksum = 0
+    for _ in 0..<3 { checksum &+= body() }
+    var runs = 0
+    let start = DispatchTime.now().uptimeNanoseconds
+    var elapsed: UInt64 = 0
+    repeat {
+        checksum &+= body()
+        runs += 1
+        elapsed = DispatchTime.now().uptimeNanoseconds - start
+    } while Double(elapsed) < seconds * 1e9
+    let secondsElapsed = Double(elapsed) / 1e9
+    let gbps = Double(bytesPerRun) * Double(runs) / secondsElapsed / 1e9
+    let ops = Double(opsPerRun) * Double(runs) / secondsElapsed
+    let line = String(format: "{\"benchmark\":\"%@\",\"gb_per_s\":%.3f,\"ops_per_s\":%.0f,\"runs\":%d,\"checksum\":%d}",
+                      name, gbps, ops, runs, checksum)
+    print(line)
+}
+
+let now = WebSocketInstant(nanoseconds: 1)
+
+/// A state machine past its handshake, in the given role.
+func openMachine(_ role: WebSocketRole) -> WebSocketStateMachine {
+    let configuration = WebSocketConfiguration(maxFrameSize: 64 << 20, maxMessageSize: 64 << 20)
+    switch role {
+    case .server:
+        var machine = WebSocketStateMachine(server: configuration)
+        let request = "GET / HTTP/1.1\r\nHost: h\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        machine.receive(Array(request.utf8), now: now)
+        _ = machine.takeOutput()
+        while machine.nextEvent() != nil {}
+        return machine
+    case .client:
+        let handshake: ClientHandshake
+        do {
+            handshake = try ClientHandshake(url: try WebSocketURL("ws://h/"))
+        } catch {
+            fatalError("benchmark setup: \(error)")
+        }
+        var machine = WebSocketStateMachine(client: handshake, configuration: configuration)
+        machine.start(now: now)
+        _ = machine.takeOutput()
+        let response = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(handshake.expectedAccept)\r\n\r\n"
+        machine.receive(Array(response.utf8), now: now)
+        while machine.nextEvent() != nil {}
+        return machine
+    }
+}
+
+/// `count` frames of `payload` as `role`'s peer would send them, back to back.
+func stream(_ opcode: WebSocketOpcode, payload: [UInt8], count: Int, to role: WebSocketRole) -> [UInt8] {
+    var bytes: [UInt8] = []
+    for _ in 0..<count {
+        WebSocketFrameEncoder.encode(WebSocketFrame(opcode: opcode, maskingKey: role == .server ? .random() : nil, payload: payload), into: &bytes)
+    }
+    return bytes
+}
+
+func decodeBenchmark(_ name: String, _ opcode: WebSocketOpcode, payloadSize: Int, framesPerRead: Int, role: WebSocketRole) {
+    let text = String(repeating: "Hello, WebSocket! ", count: payloadSize / 18 + 1)
+    let payload = opcode == .text ? Array(text.utf8.prefix(payloadSize)) : (0..<payloadSize).map { UInt8(truncatingIfNeeded: $0) }
+    let input = stream(opcode, payload: payload, count: framesPerRead, to: role)
+    var machine = openMachine(role)
+    measure(name, bytesPerRun: input.count, opsPerRun: framesPerRead) {
+        var total = 0
+        input.withUnsafeBytes { machine.receive($0, now: now) }
+        while let event = machine.nextEvent() {
+            switch event {
+            case .text(let string): total &+= string.utf8.count
+            case .binary(let data): total &+= data.count
+            default: total &+= 1_000_000
+            }
+        }
+        return total
+    }
+}
+
+func encodeBenchmark(_ name: String, payloadSize: Int, framesPerRun: Int, role: WebSocketRole, text: Bool) {
+    var machine = openMachine(role)
+    let payload = (0..<payloadSize).map { UInt8(truncatingIfNeeded: $0 % 64 + 32) }
+    let string = String(decoding: payload, as: UTF8.self)
+    var out: [UInt8] = []
+    measure(name, bytesPerRun: payloadSize * framesPerRun, opsPerRun: framesPerRun) {
+        for _ in 0..<framesPerRun {
+            do {
+                if text { try machine.sendText(string) } else { try machine.sendBinary(payload) }
+            } catch {
+                fatalError("benchmark send: \(error)")
+            }
+        }
+        out.removeAll(keepingCapacity: true)
+        machine.takeOutput(appendingTo: &out)
+        return out.count
+    }
+}
+
+decodeBenchmark("decode_small_text_client", .text, payloadSize: 16, framesPerRead: 1000, role: .client)
+decodeBenchmark("decode_small_text_server_masked", .text, payloadSize: 16, framesPerRead: 1000, role: .server)
+decodeBenchmark("decode_4KiB_binary_client", .binary, payloadSize: 4096, framesPerRead: 64, role: .client)
+decodeBenchmark("decode_4KiB_text_server_masked", .text, payloadSize: 4096, framesPerRead: 64, role: .server)
+decodeBenchmark("decode_1MiB_binary_server_masked", .binary, payloadSize: 1 << 20, framesPerRead: 1, role: .server)
+decodeBenchmark("decode_1MiB_text_client", .text, payloadSize: 1 << 20, framesPerRead: 1, role: .client)
+encodeBenchmark("encode_small_text_client_masked", payloadSize: 16, framesPerRun: 1000, role: .client, text: true)
+encodeBenchmark("encode_small_text_server", payloadSize: 16, framesPerRun: 1000, role: .server, text: true)
+encodeBenchmark("encode_4KiB_binary_client_masked", payloadSize: 4096, framesPerRun: 64, role: .client, text: false)
+encodeBenchmark("encode_1MiB_binary_client_masked", payloadSize: 1 << 20, framesPerRun: 1, role: .client, text: false)
+
+var block = [UInt8](repeating: 0x5A, count: 1 << 20)
+measure("unmask_1MiB_in_place", bytesPerRun: block.count, opsPerRun: 1) {
+    block.withUnsafeMutableBytes { WebSocketMasking.apply(WebSocketMaskingKey(0x1234_5678), to: $0, phase: 1) }
+    return Int(block[17])
+}
+
+let ascii = Array(String(repeating: "The quick brown fox jumps over the lazy dog. ", count: 23_302).utf8.prefix(1 << 20))
+let mixed = Array(String(repeating: "Grüße, κόσμε, 你好, 🙂 and some ASCII. ", count: 30_000).utf8.prefix(1 << 20 - 8))
+for (name, bytes) in [("utf8_validate_1MiB_ascii", ascii), ("utf8_validate_1MiB_mixed", mixed)] {
+    measure(name, bytesPerRun: bytes.count, opsPerRun: 1) {
+        var validator = UTF8Validator()
+        return bytes.withUnsafeBytes { validator.validate($0) } ? validator.validatedCount : -1
+    }
+}

@@ -1,0 +1,117 @@
+import Dispatch
+import Foundation
+import XCTest
+@testable import WireKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A blocking loopback client socket with a receive timeout (seconds).
+private func connectBlocking(port: Int, timeout: Int = 5) throws -> Int32 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw TransportError.system(operation: "socket", errno: errno) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = UInt16(port).bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let rc = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard rc == 0 else { Glibc.close(fd); throw TransportError.system(operation: "connect", errno: errno) }
+    var tv = timeval(tv_sec: timeout, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+    return fd
+}
+
+/// Sends `request` (and `extra` bytes) over a plain TCP connection and returns what comes back:
+/// everything until the peer closes, or (untilClosed false) the HTTP head only.
+func rawExchange(port: Int, request: String, extra: [UInt8] = [], untilClosed: Bool = true) throws -> String {
+    String(decoding: try rawExchangeBytes(port: port, request: request, extra: extra, untilClosed: untilClosed), as: UTF8.self)
+}
+
+/// `rawExchange`, returning the raw bytes.
+func rawExchangeBytes(port: Int, request: String, extra: [UInt8] = [], untilClosed: Bool = true) throws -> [UInt8] {
+    let fd = try connectBlocking(port: port)
+    defer { Glibc.close(fd) }
+    let bytes = Array(request.utf8) + extra
+    _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    var received: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if n <= 0 { break }
+        received.append(contentsOf: buffer[0..<n])
+        if !untilClosed, String(decoding: received, as: UTF8.self).contains("\r\n\r\n") { break }
+    }
+    return received
+}
+
+/// A WebSocket server peer that answers the upgrade and then stops reading until told to,
+/// so the client's send buffer fills up.
+final class StalledWebSocketPeer: @unchecked Sendable {
+    let port: Int
+    private let listenFD: Int32
+    private let drain = DispatchSemaphore(value: 0)
+    private let done = DispatchSemaphore(value: 0)
+
+    init() throws {
+        // A blocking listener on a free port, served by one thread.
+        let listenFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.listenFD = listenFD
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listenFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(listenFD, 4) == 0, let local = SocketAddress.local(of: listenFD) else {
+            throw TransportError.system(operation: "bind", errno: errno)
+        }
+        port = local.port
+        let fd = listenFD, drain = self.drain, done = self.done
+        Thread.detachNewThread {
+            defer { done.signal() }
+            let client = accept(fd, nil, nil)
+            guard client >= 0 else { return }
+            defer { Glibc.close(client) }
+            var head: [UInt8] = []
+            var byte = [UInt8](repeating: 0, count: 1)
+            while !String(decoding: head, as: UTF8.self).hasSuffix("\r\n\r\n") {
+                guard recv(client, &byte, 1, 0) == 1 else { return }
+                head.append(byte[0])
+            }
+            let text = String(decoding: head, as: UTF8.self)
+            let key = text.split(separator: "\r\n").first { $0.lowercased().hasPrefix("sec-websocket-key:") }
+                .map { String($0.dropFirst("sec-websocket-key:".count)).trimmingCharacters(in: .whitespaces) } ?? ""
+            let response = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(ClientHandshake.acceptValue(forKey: key))\r\n\r\n"
+            _ = Array(response.utf8).withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            drain.wait()
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            while buffer.withUnsafeMutableBytes({ recv(client, $0.baseAddress, $0.count, 0) }) > 0 {}
+        }
+    }
+
+    func startDraining() { drain.signal() }
+
+    func stop() {
+        Glibc.shutdown(listenFD, Int32(SHUT_RDWR))
+        Glibc.close(listenFD)
+    }
+}
+
+/// Raises the soft limit on open files (each connection needs two descriptors in one process).
+func raiseOpenFileLimit(to wanted: rlim_t) throws {
+    var limit = rlimit()
+    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { throw XCTSkip("getrlimit failed") }
+    if limit.rlim_cur >= wanted { return }
+    limit.rlim_cur = min(wanted, limit.rlim_max)
+    guard setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur >= wanted else {
+        throw XCTSkip("cannot raise RLIMIT_NOFILE to \(wanted) (hard limit \(limit.rlim_max))")
+    }
+}
+
+/// Threads of this process (Linux: entries of /proc/self/task).
+func threadCount() -> Int {
+    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
+}
