@@ -23,6 +23,7 @@ public final class TLSTransport: Transport, @unchecked Sendable {
     private var connection: NWConnection?
     private var handler: (@Sendable (TransportEvent) -> Void)?
     private var failure: TLSError?
+    private var transportFailure: TransportError?
     private var closedReported = false
     public private(set) var bufferedAmount = 0
 
@@ -43,7 +44,6 @@ public final class TLSTransport: Transport, @unchecked Sendable {
     /// The server role over TLS is not implemented on Apple platforms: `start` reports
     /// `.closed(.tls(.unavailable))`. (`TLSServerIdentity` cannot be created here either.)
     public init(server inner: any Transport, identity: TLSServerIdentity, handshakeTimeout: Double = 10) {
-        inner.close()
         host = ""
         port = 0
         connectTimeout = 0
@@ -65,12 +65,11 @@ public final class TLSTransport: Transport, @unchecked Sendable {
                 options, configuration.minimumVersion == .v1_3 ? .TLSv13 : .TLSv12)
             if !Self.isIPAddress(host) { sec_protocol_options_set_tls_server_name(options, host) }
             let verifier = TrustVerifier(host: host, configuration: configuration)
+            // The verify block runs on `queue` (its last argument).
             sec_protocol_options_set_verify_block(options, { [weak self] _, trust, complete in
                 let verdict = verifier.verify(sec_trust_copy_ref(trust).takeRetainedValue())
-                queue.async {
-                    if let error = verdict { self?.failure = error }
-                    complete(verdict == nil)
-                }
+                if let verdict, self?.failure == nil { self?.failure = verdict }
+                complete(verdict == nil)
             }, queue)
             let tcp = NWProtocolTCP.Options()
             tcp.noDelay = true
@@ -114,10 +113,10 @@ public final class TLSTransport: Transport, @unchecked Sendable {
             handler?(.connected)
             receive()
         case .waiting(let error), .failed(let error):
-            if failure == nil { failure = Self.tlsError(error) }
+            record(error)
             connection?.cancel()
         case .cancelled:
-            reportClosed(failure.map { .tls($0) })
+            reportClosed(transportFailure)
         default:
             break
         }
@@ -131,7 +130,7 @@ public final class TLSTransport: Transport, @unchecked Sendable {
             if isComplete {
                 handler?(.inputClosed)
             } else if let error {
-                if failure == nil { failure = Self.tlsError(error) }
+                record(error)
                 connection?.cancel()
             } else {
                 receive()
@@ -152,8 +151,19 @@ public final class TLSTransport: Transport, @unchecked Sendable {
         handler?(.closed(failure.map { .tls($0) } ?? error))
     }
 
-    private static func tlsError(_ error: NWError) -> TLSError {
-        .handshakeFailed(reason: error.debugDescription)
+    /// Keeps the first failure: TLS failures as `TLSError`, socket failures as `TransportError`.
+    private func record(_ error: NWError) {
+        guard failure == nil, transportFailure == nil else { return }
+        switch error {
+        case .tls:
+            failure = .handshakeFailed(reason: error.debugDescription)
+        case .posix(let code) where code == .ECONNREFUSED:
+            transportFailure = .connectionRefused(host: host, port: port)
+        case .posix(let code):
+            transportFailure = .system(operation: "connect", errno: code.rawValue)
+        default:
+            transportFailure = .unsupported(error.debugDescription)
+        }
     }
 
     private static func isIPAddress(_ host: String) -> Bool {
