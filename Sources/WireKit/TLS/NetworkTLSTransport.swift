@@ -54,7 +54,7 @@ public final class TLSTransport: Transport, @unchecked Sendable {
         queue.async { [self] in
             guard self.handler == nil, !closedReported else { return }
             self.handler = handler
-            guard let configuration, let port = NWEndpoint.Port(rawValue: UInt16(clamping: port)) else {
+            guard let configuration, let endpointPort = NWEndpoint.Port(rawValue: UInt16(clamping: self.port)) else {
                 fail(.unavailable(reason: "the TLS server role is only implemented on Linux (OpenSSL)"))
                 reportClosed(nil)
                 return
@@ -75,7 +75,7 @@ public final class TLSTransport: Transport, @unchecked Sendable {
             tcp.noDelay = true
             tcp.connectionTimeout = Int(connectTimeout.rounded(.up))
             let connection = NWConnection(
-                host: NWEndpoint.Host(host), port: port, using: NWParameters(tls: tls, tcp: tcp))
+                host: NWEndpoint.Host(host), port: endpointPort, using: NWParameters(tls: tls, tcp: tcp))
             self.connection = connection
             connection.stateUpdateHandler = { [self] state in stateChanged(state) }
             connection.start(queue: queue)
@@ -250,12 +250,14 @@ private struct TrustVerifier: Sendable {
             let bits = attributes[kSecAttrKeySizeInBits] as? Int,
             let raw = SecKeyCopyExternalRepresentation(key, nil) as Data?
         else { return nil }
+        let rsa = kSecAttrKeyTypeRSA as String
+        let ec = kSecAttrKeyTypeECSECPrimeRandom as String
         let header: String
         switch (type, bits) {
-        case (kSecAttrKeyTypeRSA as String, 2048): header = "30820122300d06092a864886f70d01010105000382010f00"
-        case (kSecAttrKeyTypeRSA as String, 4096): header = "30820222300d06092a864886f70d01010105000382020f00"
-        case (kSecAttrKeyTypeECSECPrimeRandom as String, 256): header = "3059301306072a8648ce3d020106082a8648ce3d030107034200"
-        case (kSecAttrKeyTypeECSECPrimeRandom as String, 384): header = "3076301006072a8648ce3d020106052b81040022036200"
+        case (rsa, 2048): header = "30820122300d06092a864886f70d01010105000382010f00"
+        case (rsa, 4096): header = "30820222300d06092a864886f70d01010105000382020f00"
+        case (ec, 256): header = "3059301306072a8648ce3d020106082a8648ce3d030107034200"
+        case (ec, 384): header = "3076301006072a8648ce3d020106052b81040022036200"
         default: return nil
         }
         var der: [UInt8] = []

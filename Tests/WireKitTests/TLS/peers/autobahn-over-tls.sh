@@ -8,7 +8,8 @@
 # Host header's port matches what the fuzzing server expects); the client dials wss://[::1]:PORT,
 # which the test certificate covers (IP ::1). The client trusts the test CA through
 # SSL_CERT_FILE (OpenSSL's default verify paths), so verification stays on.
-# Needs stunnel4 (apt-get install stunnel4) and what Scripts/autobahn/run.sh needs.
+# Needs stunnel4 (apt-get install stunnel4), what Scripts/autobahn/run.sh needs, and a
+# wirekit-autobahn-client whose default transport factory handles wss:// (`.tls()`).
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../../../.." && pwd)
