@@ -15,11 +15,11 @@ final class TLSPythonServerTests: XCTestCase {
         let certificates = TLSTestCertificates.directory.path
         let identities = ["server", "expired", "wrong-host", "untrusted"].map {
             "\($0):\(certificates)/\($0).pem:\(certificates)/\($0)-key.pem"
-        }
+        } + ["tls12:\(certificates)/server.pem:\(certificates)/server-key.pem:tls12"]
         let peer = try TLSPythonPeer(script: "wss_echo_server.py", arguments: identities)
         server = peer
         ports = try peer.nextJSON().compactMapValues { $0 as? Int }
-        XCTAssertEqual(ports.count, 4)
+        XCTAssertEqual(ports.count, 5)
     }
 
     override func tearDown() {
@@ -114,6 +114,23 @@ final class TLSPythonServerTests: XCTestCase {
             return XCTFail("expected pinMismatch, got \(String(describing: outcome.closedError))")
         }
         XCTAssertEqual(presented.first, try TLSTestCertificates.pin("server").description)
+    }
+
+    func testTLS12ServerIsAcceptedByDefault() throws {
+        let outcome = try connect(to: "tls12", configuration: TLSTestCertificates.trustingTestCA)
+        XCTAssertNil(outcome.closedError)
+        XCTAssertTrue(outcome.response.hasPrefix("HTTP/1.1 101"), outcome.response)
+    }
+
+    func testMinimumTLS13RefusesATLS12Server() throws {
+        var configuration = TLSTestCertificates.trustingTestCA
+        configuration.minimumVersion = .v1_3
+        let outcome = try connect(to: "tls12", configuration: configuration)
+        // Python's asyncio drops the connection without sending OpenSSL's protocol_version alert.
+        guard case .tls(.handshakeFailed)? = outcome.closedError else {
+            return XCTFail("expected handshakeFailed, got \(String(describing: outcome.closedError))")
+        }
+        XCTAssertEqual(outcome.response, "")
     }
 
     func testTestingOptOutConnectsToAnUntrustedCertificate() throws {
