@@ -56,25 +56,25 @@ final class TLSTransportTests: XCTestCase {
         }
     }
 
-    /// A TLS echo server on 127.0.0.1: echoes every byte, closes when the client finished.
+    /// A TLS echo server on 127.0.0.1: echoes every byte, closes when the client finished. Each
+    /// connection runs on its own queue, so connections share the TLS context across threads.
     private final class EchoServer: @unchecked Sendable {
         let listener: TCPListener
-        let queue = DispatchQueue(label: "TLSTransportTests.server")
-        // Confined to `queue`.
-        private var connections: [TLSTransport] = []
         let serverClosed = XCTestExpectation(description: "server connection closed")
         // Guarded by `lock`.
         private let lock = NSLock()
+        private var connections: [TLSTransport] = []
         private var _serverEvents: [String] = []
         var serverEvents: [String] { lock.withLock { _serverEvents } }
 
-        init(identity: String) throws {
+        init(identity: String, expectedConnections: Int = 1) throws {
             listener = try TCPListener(host: "127.0.0.1", port: 0)
+            serverClosed.expectedFulfillmentCount = expectedConnections
             let tls = try TLSServerIdentity(TLSTestCertificates.server(identity))
             listener.start { [self] accepted in
                 let connection = TLSTransport(server: accepted, identity: tls)
-                queue.async { self.connections.append(connection) }
-                connection.start(queue: queue) { [self] event in
+                lock.withLock { connections.append(connection) }
+                connection.start(queue: DispatchQueue(label: "TLSTransportTests.server")) { [self] event in
                     switch event {
                     case .received(let bytes):
                         connection.write(Array(bytes))
@@ -120,6 +120,33 @@ final class TLSTransportTests: XCTestCase {
         XCTAssertEqual(log.events, ["connected", "inputClosed", "closed"])
         XCTAssertEqual(log.closedError, .some(nil))
         XCTAssertEqual(server.serverEvents, ["connected", "inputClosed", "closed cleanly"])
+    }
+
+    func testFiftyConcurrentConnectionsEachEchoTheirOwnBytes() throws {
+        let count = 50
+        let server = try EchoServer(identity: "server", expectedConnections: count)
+        defer { server.stop() }
+        var logs: [EventLog] = []
+        var clients: [TLSTransport] = []
+        for index in 0..<count {
+            let client = TLSTransport(
+                host: "localhost", port: server.listener.port, configuration: TLSTestCertificates.trustingTestCA)
+            let log = EventLog("client \(index)")
+            let payload = (0..<(64 * 1024)).map { UInt8(truncatingIfNeeded: $0 &+ index) }
+            log.expectedBytes = payload.count
+            let queue = DispatchQueue(label: "TLSTransportTests.client.\(index)")
+            log.onConnected = { client.write(payload) }
+            log.onAllReceived = { queue.async { client.close() } }
+            client.start(queue: queue, handler: log.handle)
+            logs.append(log)
+            clients.append(client)
+        }
+        wait(for: logs.map(\.closed) + [server.serverClosed], timeout: 60)
+        for (index, log) in logs.enumerated() {
+            let expected = (0..<(64 * 1024)).map { UInt8(truncatingIfNeeded: $0 &+ index) }
+            XCTAssertTrue(log.received == expected, "connection \(index)")
+            XCTAssertEqual(log.closedError, .some(nil), "connection \(index)")
+        }
     }
 
     func testExpiredServerCertificateEndsWithItsError() throws {
