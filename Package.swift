@@ -25,9 +25,13 @@ let package = Package(
         .executableTarget(name: "demo", dependencies: ["PubSubClient", "PubSubBroker"]),
         // Microbenchmarks of the WebSocket core (frame codec, masking, UTF-8); run in release.
         .executableTarget(name: "wirekit-microbench", dependencies: ["WireKit"]),
+        // Autobahn|Testsuite echo client for the WireKit client role (Scripts/autobahn/run-client.sh).
+        .executableTarget(name: "wirekit-autobahn-client", dependencies: ["WireKit"]),
+        // WebSocket client benchmark following the shared bench contract (modes rtt, pipeline, bulk, connections).
+        .executableTarget(name: "wirebench", dependencies: ["WireKit"]),
 
         .testTarget(name: "DigestsTests", dependencies: ["Digests"]),
-        .testTarget(name: "WireKitTests", dependencies: ["WireKit"]),
+        .testTarget(name: "WireKitTests", dependencies: ["WireKit"], exclude: ["Interop/peers"]),
         .testTarget(name: "PubSubProtocolTests", dependencies: ["PubSubProtocol"]),
         .testTarget(name: "PubSubClientTests", dependencies: ["PubSubClient", "PubSubBroker"]),
         .testTarget(name: "PubSubBrokerTests", dependencies: ["PubSubBroker", "PubSubClient"]),

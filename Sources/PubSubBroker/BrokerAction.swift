@@ -1,0 +1,51 @@
+import Foundation
+
+/// What the sans-I/O `BrokerCore` asks its runtime to do after an input.
+enum BrokerAction: Sendable {
+    /// Write one text frame on the connection.
+    case send(BrokerConnectionID, String)
+    /// Close the connection with a WebSocket close frame (the session is already gone).
+    case close(BrokerConnectionID, code: UInt16, reason: String)
+    /// Call `timeAdvanced` for this connection at this time; `nil` cancels the timer.
+    case setDeadline(BrokerConnectionID, Date?)
+    /// Ask the application's hook, then report with `authorizationDecided`; the connection's
+    /// remaining inbound packets wait until then.
+    case authorize(BrokerConnectionID, BrokerAuthorizationRequest)
+    /// Run the application's procedure for a client invoke; answer through `respond`.
+    case callProcedure(BrokerInboundCall)
+    /// Hand a client transmit to the application's receiver.
+    case deliverMessage(BrokerInboundMessage)
+    /// A server invoke (`BrokerCore.invoke`) finished.
+    case completeInvoke(token: UInt64, result: Result<JSONValue?, BrokerInvokeFailure>)
+    /// A socket completed its first handshake.
+    case socketConnected(BrokerConnectionID, BrokerSocketInfo)
+    /// A socket that had completed its handshake closed.
+    case socketDisconnected(BrokerConnectionID, BrokerSocketInfo, code: UInt16, reason: String)
+}
+
+/// A client invoke waiting for the application's answer.
+struct BrokerInboundCall: Sendable {
+    var connection: BrokerConnectionID
+    var socket: BrokerSocketInfo
+    var procedure: String
+    var data: JSONValue?
+    var cid: Int64
+}
+
+/// A client transmit for the application.
+struct BrokerInboundMessage: Sendable {
+    var connection: BrokerConnectionID
+    var socket: BrokerSocketInfo
+    var receiver: String
+    var data: JSONValue?
+}
+
+/// Why a server invoke did not get an answer.
+enum BrokerInvokeFailure: Error, Sendable, Equatable {
+    /// The client answered with an error.
+    case remote(BrokerErrorPayload)
+    /// No answer within the ack timeout.
+    case timedOut
+    /// The connection closed (or was not open) before the answer arrived.
+    case connectionClosed
+}

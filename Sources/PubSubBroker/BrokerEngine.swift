@@ -1,0 +1,320 @@
+import Foundation
+
+/// The broker's serial context: owns `BrokerCore`, runs it on one dispatch queue, carries out the
+/// actions it returns (frames to the transport, timers, application handlers) and feeds back the
+/// application's commands. Application handlers for procedures start on this queue, so a
+/// synchronous handler's pushes and its answer leave in the order it made them.
+final class BrokerEngine: @unchecked Sendable {
+    // Every mutable property below is confined to `queue`, except `inFlight` (guarded by
+    // `inFlightLock`) and `nextConnection` (guarded by `connectionLock`).
+    enum ProcedureHandler {
+        case sync(@Sendable (BrokerRequest) throws -> JSONValue?)
+        case async(@Sendable (BrokerRequest) async throws -> JSONValue?)
+    }
+
+    let queue: DispatchQueue
+    private let queueKey = DispatchSpecificKey<UInt8>()
+    private var core: BrokerCore
+    private let clock: @Sendable () -> Date
+    private var scheduler: DeadlineScheduler?
+    private weak var transport: BrokerTransport?
+
+    private var procedures: [String: ProcedureHandler] = [:]
+    private var receivers: [String: @Sendable (BrokerMessage) -> Void] = [:]
+    private var hooks = BrokerHooks()
+    private var connectionHandlers: [@Sendable (BrokerSocket) -> Void] = []
+    private var disconnectionHandlers: [@Sendable (BrokerSocket, UInt16, String) -> Void] = []
+    private var socketIDs: [BrokerConnectionID: String] = [:]
+    private var openCalls: [UInt64: (connection: BrokerConnectionID, cid: Int64)] = [:]
+    private var nextCallID: UInt64 = 1
+    private var invokeWaiters: [UInt64: (event: String, continuation: CheckedContinuation<JSONValue?, any Error>)] = [:]
+
+    private let connectionLock = NSLock()
+    private var nextConnection: UInt64 = 1
+    private let inFlightLock = NSLock()
+    private var inFlight = 0
+
+    init(options: BrokerOptions, clock: @escaping @Sendable () -> Date = { Date() }, label: String = "PubSubBroker") {
+        queue = DispatchQueue(label: label)
+        core = BrokerCore(options: options)
+        self.clock = clock
+        queue.setSpecific(key: queueKey, value: 1)
+    }
+
+    /// Connects the I/O side; `scheduler` defaults to Dispatch timers on the broker queue.
+    func attach(transport: BrokerTransport, scheduler: DeadlineScheduler? = nil) {
+        sync {
+            self.transport = transport
+            self.scheduler = scheduler ?? DispatchDeadlineScheduler(queue: queue)
+        }
+    }
+
+    var options: BrokerOptions { read { core in core.options } }
+
+    // MARK: - Serial context
+
+    private var isOnQueue: Bool { DispatchQueue.getSpecific(key: queueKey) != nil }
+
+    /// Runs `body` on the queue and waits (runs inline when already on it).
+    func sync<T>(_ body: () -> T) -> T {
+        isOnQueue ? body() : queue.sync(execute: body)
+    }
+
+    /// Reads core state.
+    func read<T>(_ body: (BrokerCore) -> T) -> T {
+        sync { body(core) }
+    }
+
+    /// Applies a command to the core and carries out its actions: at once when called on the
+    /// queue (inside a handler), else asynchronously in call order.
+    func perform(_ body: @escaping @Sendable (inout BrokerCore, Date) -> [BrokerAction]) {
+        if isOnQueue {
+            execute(body(&core, clock()))
+        } else {
+            queue.async { self.execute(body(&self.core, self.clock())) }
+        }
+    }
+
+    /// Applies a command that returns a value, waiting for it.
+    func performReturning<T>(_ body: (inout BrokerCore, Date) -> (T, [BrokerAction])) -> T {
+        sync {
+            let (value, actions) = body(&core, clock())
+            execute(actions)
+            return value
+        }
+    }
+
+    /// Handlers currently running outside the queue (async procedures); for tests that wait for
+    /// quiescence.
+    var inFlightHandlerCount: Int {
+        inFlightLock.lock()
+        defer { inFlightLock.unlock() }
+        return inFlight
+    }
+
+    private func adjustInFlight(_ delta: Int) {
+        inFlightLock.lock()
+        inFlight += delta
+        inFlightLock.unlock()
+    }
+
+    // MARK: - Registration
+
+    func setProcedure(_ name: String, _ handler: ProcedureHandler) {
+        sync { procedures[name] = handler }
+    }
+
+    func setReceiver(_ name: String, _ handler: @escaping @Sendable (BrokerMessage) -> Void) {
+        sync { receivers[name] = handler }
+    }
+
+    func setHooks(_ update: (inout BrokerHooks) -> Void) {
+        sync {
+            update(&hooks)
+            core.authorizesSubscribe = hooks.authorizeSubscribe != nil
+            core.authorizesPublish = hooks.authorizePublish != nil
+        }
+    }
+
+    func addConnectionHandler(_ handler: @escaping @Sendable (BrokerSocket) -> Void) {
+        sync { connectionHandlers.append(handler) }
+    }
+
+    func addDisconnectionHandler(_ handler: @escaping @Sendable (BrokerSocket, UInt16, String) -> Void) {
+        sync { disconnectionHandlers.append(handler) }
+    }
+
+    // MARK: - Transport inputs (any thread)
+
+    /// Registers a newly accepted connection and returns its id.
+    func connectionOpened() -> BrokerConnectionID {
+        connectionLock.lock()
+        let connection = BrokerConnectionID(rawValue: nextConnection)
+        nextConnection += 1
+        connectionLock.unlock()
+        queue.async {
+            self.execute(self.core.connectionOpened(connection, now: self.clock()))
+            if let id = self.core.socketInfo(connection)?.id { self.socketIDs[connection] = id }
+        }
+        return connection
+    }
+
+    func received(text: String, from connection: BrokerConnectionID) {
+        queue.async { self.execute(self.core.receivedText(text, from: connection, now: self.clock())) }
+    }
+
+    func received(binary: [UInt8], from connection: BrokerConnectionID) {
+        queue.async { self.execute(self.core.receivedBinary(binary, from: connection, now: self.clock())) }
+    }
+
+    func connectionClosed(_ connection: BrokerConnectionID, code: UInt16, reason: String) {
+        queue.async {
+            self.execute(self.core.connectionClosed(connection, code: code, reason: reason))
+            self.socketIDs[connection] = nil
+        }
+    }
+
+    /// A connection's deadline passed (called by the scheduler on the queue).
+    func deadlineReached(_ connection: BrokerConnectionID) {
+        sync { execute(core.timeAdvanced(for: connection, now: clock())) }
+    }
+
+    // MARK: - Application commands
+
+    func answer(callID: UInt64, result: Result<JSONValue?, BrokerErrorPayload>) {
+        perform { [self] core, _ in
+            // Runs on the queue: `openCalls` is confined to it.
+            guard let call = self.openCalls.removeValue(forKey: callID) else { return [] }
+            return core.respond(to: call.connection, cid: call.cid, result: result)
+        }
+    }
+
+    func invoke(
+        connection: BrokerConnectionID, socketID: String, event: String, data: JSONValue?, ackTimeout: Duration?
+    ) async throws -> JSONValue? {
+        try await withCheckedThrowingContinuation { continuation in
+            perform { [self] core, now in
+                let (token, actions) = core.invoke(on: connection, event: event, data: data, ackTimeout: ackTimeout, now: now)
+                guard let token else {
+                    continuation.resume(throwing: PubSubBrokerError.socketNotOpen(socketID: socketID))
+                    return []
+                }
+                self.invokeWaiters[token] = (event, continuation)
+                return actions
+            }
+        }
+    }
+
+    func socket(for connection: BrokerConnectionID) -> BrokerSocket? {
+        sync { socketIDs[connection].map { BrokerSocket(id: $0, connection: connection, engine: self) } }
+    }
+
+    var connectedSockets: [BrokerSocket] {
+        sync {
+            core.connectedSockets.compactMap { connection in
+                socketIDs[connection].map { BrokerSocket(id: $0, connection: connection, engine: self) }
+            }
+        }
+    }
+
+    /// Closes every connection with `code` (used by `stop`).
+    func disconnectAll(code: UInt16, reason: String) {
+        sync {
+            for connection in Array(core.sessions.keys).sorted(by: { $0.rawValue < $1.rawValue }) {
+                execute(core.disconnect(connection, code: code, reason: reason))
+            }
+            (scheduler as? DispatchDeadlineScheduler)?.cancelAll()
+        }
+    }
+
+    // MARK: - Carrying out actions (on the queue)
+
+    private func execute(_ actions: [BrokerAction]) {
+        // A worklist rather than recursion: an authorization's outcome runs before the rest of
+        // the list, and a long batch of authorized packets does not deepen the stack.
+        var worklist: [ArraySlice<BrokerAction>] = [actions[...]]
+        while var current = worklist.popLast() {
+            while let action = current.popFirst() {
+                if case .authorize(let connection, let request) = action {
+                    let decided = core.authorizationDecided(connection, rejection: authorize(request), now: clock())
+                    worklist.append(current)
+                    worklist.append(decided[...])
+                    break
+                }
+                carryOut(action)
+            }
+        }
+    }
+
+    /// Runs the application's hook; returns its error, `nil` when it allows.
+    private func authorize(_ request: BrokerAuthorizationRequest) -> BrokerErrorPayload? {
+        do {
+            switch request {
+            case .subscribe(let subscribe): try hooks.authorizeSubscribe?(subscribe)
+            case .publish(let publish): try hooks.authorizePublish?(publish)
+            }
+            return nil
+        } catch {
+            return BrokerErrorPayload(error)
+        }
+    }
+
+    private func carryOut(_ action: BrokerAction) {
+        switch action {
+        case .authorize:
+            break  // Handled by `execute`, which needs the rest of the list.
+        case .send(let connection, let text):
+            transport?.send(text, on: connection)
+        case .close(let connection, let code, let reason):
+            transport?.close(connection, code: code, reason: reason)
+        case .setDeadline(let connection, let deadline):
+            scheduler?.schedule(connection, at: deadline) { [weak self] in self?.deadlineReached(connection) }
+        case .callProcedure(let call):
+            callProcedure(call)
+        case .deliverMessage(let message):
+            guard let receiver = receivers[message.receiver] else { return }
+            let socket = BrokerSocket(id: message.socket.id, connection: message.connection, engine: self)
+            receiver(BrokerMessage(socket: socket, receiver: message.receiver, data: message.data))
+        case .completeInvoke(let token, let result):
+            guard let waiter = invokeWaiters.removeValue(forKey: token) else { return }
+            switch result {
+            case .success(let data):
+                waiter.continuation.resume(returning: data)
+            case .failure(.remote(let payload)):
+                waiter.continuation.resume(throwing: payload.remoteError)
+            case .failure(.timedOut):
+                waiter.continuation.resume(throwing: PubSubBrokerError.invokeTimedOut(event: waiter.event))
+            case .failure(.connectionClosed):
+                waiter.continuation.resume(throwing: PubSubBrokerError.connectionClosed(event: waiter.event))
+            }
+        case .socketConnected(let connection, let info):
+            let socket = BrokerSocket(id: info.id, connection: connection, engine: self)
+            for handler in connectionHandlers { handler(socket) }
+        case .socketDisconnected(let connection, let info, let code, let reason):
+            let socket = BrokerSocket(id: info.id, connection: connection, engine: self)
+            for handler in disconnectionHandlers { handler(socket, code, reason) }
+        }
+    }
+
+    private func callProcedure(_ call: BrokerInboundCall) {
+        // A procedure nobody registered is never answered, as socketcluster-server does.
+        guard let handler = procedures[call.procedure] else { return }
+        let callID = nextCallID
+        nextCallID += 1
+        openCalls[callID] = (call.connection, call.cid)
+        let request = BrokerRequest(
+            socket: BrokerSocket(id: call.socket.id, connection: call.connection, engine: self),
+            procedure: call.procedure, data: call.data, callID: callID)
+        switch handler {
+        case .sync(let body):
+            do {
+                let result = try body(request)
+                answer(callID: callID, result: .success(result))
+            } catch {
+                answer(callID: callID, result: .failure(BrokerErrorPayload(error)))
+            }
+        case .async(let body):
+            adjustInFlight(1)
+            Task {
+                do {
+                    let result = try await body(request)
+                    self.answer(callID: callID, result: .success(result))
+                } catch {
+                    self.answer(callID: callID, result: .failure(BrokerErrorPayload(error)))
+                }
+                // Let the answer reach the queue before counting the handler as done.
+                self.queue.async { self.adjustInFlight(-1) }
+            }
+        }
+    }
+}
+
+extension BrokerErrorPayload {
+    /// The error as the application sees it.
+    var remoteError: RemoteError {
+        if let rawValue { return RemoteError(hydrating: rawValue) }
+        var members: [String: JSONValue] = [:]
+        for (key, value) in fields { members[key] = value }
+        return RemoteError(name: name, message: message, fields: members)
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// The per-connection state of the sans-I/O broker: handshake phase, authentication, channel
+/// subscriptions, liveness deadlines, the server's own invoke ids and an optional outbound batch.
+/// `BrokerCore` drives it; it owns no socket, thread or clock.
+struct BrokerSocketSession {
+    enum Phase {
+        /// WebSocket open, `#handshake` not yet processed (strict handshake applies).
+        case connecting
+        /// Handshake answered.
+        case open
+    }
+
+    /// A server → client invoke waiting for its `rid`.
+    struct PendingInvoke {
+        var token: UInt64
+        var event: String
+        var deadline: Date
+    }
+
+    /// A client subscribe or publish held for authorization.
+    struct PendingAuthorization {
+        var request: BrokerAuthorizationRequest
+        var cid: Int64?
+    }
+
+    let connection: BrokerConnectionID
+    let id: String
+    var phase: Phase = .connecting
+    /// Whether the first handshake completed (the socket counts as connected).
+    var hasConnected = false
+    var authToken: [String: JSONValue]?
+    var signedAuthToken: String?
+    /// Subscribed channels in subscription order.
+    private(set) var subscriptions: [String] = []
+    private var subscriptionSet: Set<String> = []
+    /// The next `cid` for a server invoke; starts at 1 per connection.
+    var nextCallID: Int64 = 1
+    var pendingInvokes: [Int64: PendingInvoke] = [:]
+    /// Packets held back by `startBatch`, as serialized texts; `nil` when not batching.
+    var batch: [String]?
+    var nextPingAt: Date?
+    var pongDeadline: Date?
+    var handshakeDeadline: Date?
+    /// Inbound packets not yet processed, last one first (they wait while an authorization is
+    /// pending).
+    var pendingItems: [InboundItem] = []
+    /// The subscribe or publish waiting for the application's decision.
+    var awaitingAuthorization: PendingAuthorization?
+    /// The deadline last handed to the runtime, to avoid re-arming an unchanged timer.
+    var reportedDeadline: Date?
+
+    init(connection: BrokerConnectionID, id: String) {
+        self.connection = connection
+        self.id = id
+    }
+
+    var info: BrokerSocketInfo {
+        BrokerSocketInfo(id: id, authToken: authToken, signedAuthToken: signedAuthToken)
+    }
+
+    /// The earliest time at which `BrokerCore.timeAdvanced` has something to do.
+    var nextDeadline: Date? {
+        var earliest: Date?
+        func consider(_ date: Date?) {
+            guard let date else { return }
+            if let current = earliest, current <= date { return }
+            earliest = date
+        }
+        consider(nextPingAt)
+        consider(pongDeadline)
+        if phase == .connecting { consider(handshakeDeadline) }
+        for pending in pendingInvokes.values { consider(pending.deadline) }
+        return earliest
+    }
+
+    func isSubscribed(to channel: String) -> Bool { subscriptionSet.contains(channel) }
+
+    /// Records a subscription; returns false when it already existed.
+    @discardableResult
+    mutating func addSubscription(_ channel: String) -> Bool {
+        guard subscriptionSet.insert(channel).inserted else { return false }
+        subscriptions.append(channel)
+        return true
+    }
+
+    /// Forgets a subscription; returns false when there was none.
+    @discardableResult
+    mutating func removeSubscription(_ channel: String) -> Bool {
+        guard subscriptionSet.remove(channel) != nil else { return false }
+        subscriptions.removeAll { $0 == channel }
+        return true
+    }
+
+    /// Queues a packet text: into the batch when batching, else as a frame to send now.
+    mutating func write(_ packet: String, into actions: inout [BrokerAction]) {
+        if batch != nil {
+            batch?.append(packet)
+        } else {
+            actions.append(.send(connection, packet))
+        }
+    }
+
+    /// Whether the current token carries an `exp` claim that has passed at `now` (the server's
+    /// live check: `Date.now() > exp * 1000`).
+    func authTokenExpired(at now: Date) -> Bool {
+        guard let exp = authToken?["exp"]?.doubleValue else { return false }
+        return now.timeIntervalSince1970 * 1_000 > exp * 1_000
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import WireKit
+
+/// The broker's network side on WireKit's `WebSocketServer`: each upgraded connection on the
+/// configured path becomes a broker connection; frames go to `BrokerEngine`, and the engine's
+/// sends and closes come back here. Connections are spread over WireKit's queue pool, so there is
+/// no thread per connection.
+final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked Sendable {
+    // `connections` is guarded by `lock`; `server` is set once in `start` before any connection.
+    private let lock = NSLock()
+    private var connections: [BrokerConnectionID: WebSocket] = [:]
+    private var server: WebSocketServer?
+    private(set) var port = 0
+
+    /// Binds `host`:`port` and starts feeding `engine`.
+    static func start(host: String, port: Int, path: String, engine: BrokerEngine) throws -> WebSocketBrokerListener {
+        let listener = WebSocketBrokerListener()
+        engine.attach(transport: listener)
+        do {
+            let server = try WebSocketServer.start(host: host, port: port) { [weak listener, weak engine] socket in
+                guard let listener, let engine else { return socket.disconnect(code: .goingAway) }
+                listener.accept(socket, path: path, engine: engine)
+            }
+            listener.server = server
+            listener.port = server.port
+        } catch {
+            throw PubSubBrokerError.listenFailed(host: host, port: port, reason: error.description)
+        }
+        return listener
+    }
+
+    private func accept(_ socket: WebSocket, path: String, engine: BrokerEngine) {
+        let target = socket.handshakeInfo?.resourceName ?? ""
+        let requestedPath = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        guard requestedPath == path else {
+            // WireKit's server has already answered 101; the closest to socketcluster's HTTP 400.
+            socket.disconnect(code: .policyViolation, reason: "Unknown path \(requestedPath)")
+            return
+        }
+        let connection = engine.connectionOpened()
+        lock.withLock { connections[connection] = socket }
+        socket.onText = { text in engine.received(text: text, from: connection) }
+        socket.onBinary = { data in engine.received(binary: Array(data), from: connection) }
+        socket.onClose = { [weak self] info in
+            self?.lock.withLock { _ = self?.connections.removeValue(forKey: connection) }
+            engine.connectionClosed(connection, code: info.code.rawValue, reason: info.reason)
+        }
+    }
+
+    func send(_ text: String, on connection: BrokerConnectionID) {
+        let socket = lock.withLock { connections[connection] }
+        // A write to a closing connection fails; the close itself reaches the engine via onClose.
+        try? socket?.write(text: text)
+    }
+
+    func close(_ connection: BrokerConnectionID, code: UInt16, reason: String) {
+        let socket = lock.withLock { connections.removeValue(forKey: connection) }
+        socket?.disconnect(code: WebSocketCloseCode(code), reason: reason)
+    }
+
+    /// Connections currently open.
+    var connectionCount: Int { lock.withLock { connections.count } }
+
+    func stop() async {
+        await server?.stop()
+    }
+}

@@ -1,3 +1,0 @@
-import XCTest
-@testable import PubSubBroker
-final class PlaceholderPubSubBrokerTests: XCTestCase { func testModuleLinks() { XCTAssertTrue(true) } }
