@@ -93,8 +93,8 @@ public struct SHA256: Sendable {
     }
 
     private mutating func compress(_ buffer: UnsafeBufferPointer<UInt8>, offset: Int) {
-        var w = [UInt32](repeating: 0, count: 64)
-        w.withUnsafeMutableBufferPointer { w in
+        // The 64-word message schedule lives on the stack: no heap allocation per block.
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
             for t in 0..<16 {
                 let i = offset + t * 4
                 w[t] = UInt32(buffer[i]) << 24 | UInt32(buffer[i + 1]) << 16

@@ -2,15 +2,25 @@
 public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong.
     public enum Reason: Sendable, Hashable {
+        /// No bytes at all (whitespace only is `unexpectedEndOfInput`).
         case emptyInput
+        /// The input stops inside a value.
         case unexpectedEndOfInput
+        /// A byte that cannot start or continue the value here.
         case unexpectedCharacter(UInt8)
+        /// A number not in RFC 8259 form (`01`, `1.`, `-`, `1e`).
         case invalidNumber
+        /// A backslash escape other than `\" \\ \/ \b \f \n \r \t \u`.
         case invalidEscape
+        /// `\u` not followed by four hex digits.
         case invalidUnicodeEscape
+        /// A raw byte below 0x20 inside a string.
         case controlCharacterInString(UInt8)
+        /// Bytes that are not valid UTF-8 inside a string.
         case invalidUTF8
+        /// Arrays/objects nested deeper than the limit.
         case nestingTooDeep(limit: Int)
+        /// Something other than whitespace after the value.
         case trailingCharacters
     }
 
@@ -25,6 +35,7 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
         self.offset = offset
     }
 
+    /// `Invalid JSON at byte <offset>: <what>`.
     public var description: String {
         let what: String
         switch reason {

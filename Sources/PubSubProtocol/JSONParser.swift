@@ -12,6 +12,11 @@ struct JSONParser {
     private var position = 0
     /// Reused buffer for strings that contain escapes.
     private var scratch: [UInt8] = []
+    /// Members of the objects being parsed, innermost last; collected here so each dictionary
+    /// is allocated once at its final size instead of growing key by key.
+    private var memberStack: [(String, JSONValue)] = []
+    /// Elements of the arrays being parsed, innermost last (same reason).
+    private var elementStack: [JSONValue] = []
 
     private init(input: UnsafeBufferPointer<UInt8>, maximumDepth: Int, inputIsValidUTF8: Bool) {
         self.input = input
@@ -91,13 +96,13 @@ struct JSONParser {
     private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
         guard depth <= maximumDepth else { throw JSONParseError(.nestingTooDeep(limit: maximumDepth), offset: position) }
         position += 1  // "{"
-        var members: [String: JSONValue] = [:]
         skipWhitespace()
         guard position < input.count else { throw JSONParseError(.unexpectedEndOfInput, offset: position) }
         if input[position] == UInt8(ascii: "}") {
             position += 1
-            return .object(members)
+            return .object([:])
         }
+        let base = memberStack.count
         while true {
             guard position < input.count else { throw JSONParseError(.unexpectedEndOfInput, offset: position) }
             guard input[position] == UInt8(ascii: "\"") else {
@@ -111,7 +116,8 @@ struct JSONParser {
             }
             position += 1
             skipWhitespace()
-            members[key] = try parseValue(depth: depth)
+            let value = try parseValue(depth: depth)
+            memberStack.append((key, value))
             skipWhitespace()
             guard position < input.count else { throw JSONParseError(.unexpectedEndOfInput, offset: position) }
             switch input[position] {
@@ -120,6 +126,12 @@ struct JSONParser {
                 skipWhitespace()
             case UInt8(ascii: "}"):
                 position += 1
+                var members = [String: JSONValue](minimumCapacity: memberStack.count - base)
+                for index in base..<memberStack.count {
+                    // A repeated key keeps the last value, as JSON.parse does.
+                    members[memberStack[index].0] = memberStack[index].1
+                }
+                memberStack.removeSubrange(base...)
                 return .object(members)
             case let byte:
                 throw JSONParseError(.unexpectedCharacter(byte), offset: position)
@@ -130,15 +142,16 @@ struct JSONParser {
     private mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
         guard depth <= maximumDepth else { throw JSONParseError(.nestingTooDeep(limit: maximumDepth), offset: position) }
         position += 1  // "["
-        var elements: [JSONValue] = []
         skipWhitespace()
         guard position < input.count else { throw JSONParseError(.unexpectedEndOfInput, offset: position) }
         if input[position] == UInt8(ascii: "]") {
             position += 1
-            return .array(elements)
+            return .array([])
         }
+        let base = elementStack.count
         while true {
-            elements.append(try parseValue(depth: depth))
+            let element = try parseValue(depth: depth)
+            elementStack.append(element)
             skipWhitespace()
             guard position < input.count else { throw JSONParseError(.unexpectedEndOfInput, offset: position) }
             switch input[position] {
@@ -147,6 +160,8 @@ struct JSONParser {
                 skipWhitespace()
             case UInt8(ascii: "]"):
                 position += 1
+                let elements = Array(elementStack[base...])
+                elementStack.removeSubrange(base...)
                 return .array(elements)
             case let byte:
                 throw JSONParseError(.unexpectedCharacter(byte), offset: position)
@@ -339,7 +354,13 @@ struct JSONParser {
                 return .int(magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude))
             }
         }
-        return .double(JSONNumberParsing.double(from: UnsafeBufferPointer(rebasing: input[start..<index])))
+        let number = JSONNumberParsing.double(from: UnsafeBufferPointer(rebasing: input[start..<index]))
+        // Integral values in range are integers however they are written ("1e3", "2.0"), so
+        // equality matches JavaScript's single number type and parse/serialize round-trips.
+        if number.rounded(.towardZero) == number, number >= -9_223_372_036_854_775_808.0, number < 9_223_372_036_854_775_808.0 {
+            return .int(Int64(number))
+        }
+        return .double(number)
     }
 }
 

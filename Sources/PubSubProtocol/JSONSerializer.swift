@@ -41,13 +41,17 @@ struct JSONSerializer {
     mutating func writeObject(_ members: [String: JSONValue], leadingKeys: [String]) {
         bytes.append(UInt8(ascii: "{"))
         var first = true
-        for key in leadingKeys {
-            guard let value = members[key] else { continue }
-            writeMember(key, value, first: &first)
-        }
-        let remaining = leadingKeys.isEmpty ? members.keys.sorted() : members.keys.filter { !leadingKeys.contains($0) }.sorted()
-        for key in remaining {
-            if let value = members[key] { writeMember(key, value, first: &first) }
+        if members.count == 1, let only = members.first {
+            writeMember(only.key, only.value, first: &first)
+        } else {
+            for key in leadingKeys {
+                guard let value = members[key] else { continue }
+                writeMember(key, value, first: &first)
+            }
+            var remaining = Array(members)
+            if !leadingKeys.isEmpty { remaining.removeAll { leadingKeys.contains($0.key) } }
+            remaining.sort { $0.key < $1.key }
+            for member in remaining { writeMember(member.key, member.value, first: &first) }
         }
         bytes.append(UInt8(ascii: "}"))
     }

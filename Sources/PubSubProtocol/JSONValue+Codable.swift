@@ -1,6 +1,7 @@
 import Foundation
 
 extension JSONValue: Codable {
+    /// Decodes whatever JSON the decoder holds at this position.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -22,6 +23,7 @@ extension JSONValue: Codable {
         }
     }
 
+    /// Encodes the value as the matching JSON type.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
@@ -36,48 +38,23 @@ extension JSONValue: Codable {
     }
 }
 
-/// A `Codable` value could not be converted to or from `JSONValue`.
-public struct JSONCodingError: Error, Sendable, CustomStringConvertible {
-    /// What failed, including the underlying encoder/decoder message.
-    public let description: String
-}
-
 extension JSONValue {
-    /// Converts an `Encodable` value to JSON. `Data` becomes the base64 wrapper object of spec
-    /// §2.3, `Date` becomes an ISO 8601 string.
+    /// Converts an `Encodable` value to JSON without going through text. `Data` becomes the
+    /// base64 wrapper object of spec §2.3, `Date` an ISO 8601 string, integral floating-point
+    /// values `.int`; non-finite floats are an error.
     public init(encoding value: some Encodable) throws(JSONCodingError) {
-        let encoder = JSONEncoder()
-        encoder.dataEncodingStrategy = .custom { data, encoder in
-            try JSONValue.binary(data).encode(to: encoder)
-        }
-        encoder.dateEncodingStrategy = .iso8601
-        let text: Data
         do {
-            text = try encoder.encode(value)
-        } catch {
-            throw JSONCodingError(description: "Cannot encode \(type(of: value)) as JSON: \(error)")
-        }
-        do {
-            self = try JSONValue(parsing: text)
+            self = try JSONValueEncoder().encode(value)
         } catch {
             throw JSONCodingError(description: "Cannot encode \(type(of: value)) as JSON: \(error)")
         }
     }
 
     /// Decodes a `Decodable` value from this JSON. `Data` accepts the base64 wrapper object or a
-    /// plain base64 string; `Date` accepts an ISO 8601 string.
+    /// plain base64 string; `Date` an ISO 8601 string; integers accept integral numbers in range.
     public func decode<T: Decodable>(_ type: T.Type) throws(JSONCodingError) -> T {
-        let decoder = JSONDecoder()
-        decoder.dataDecodingStrategy = .custom { decoder in
-            let value = try JSONValue(from: decoder)
-            if let data = value.binaryData { return data }
-            if case .string(let encoded) = value, let data = Data(base64Encoded: encoded) { return data }
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                    debugDescription: "Expected {\"base64\":true,\"data\":...} or a base64 string"))
-        }
-        decoder.dateDecodingStrategy = .iso8601
         do {
-            return try decoder.decode(T.self, from: Data(serializedBytes()))
+            return try JSONValueDecoder().decode(T.self, from: self)
         } catch {
             throw JSONCodingError(description: "Cannot decode \(T.self) from JSON: \(error)")
         }

@@ -3,14 +3,20 @@
 /// Integers stay integers (`cid`, `rid`, counts are written without `.0`), booleans stay booleans
 /// (never `1`), and `null` is distinct from an absent key (absent is `nil` at the `Optional` level).
 public enum JSONValue: Sendable, Hashable {
+    /// JSON `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
-    /// An integral number that fits in 64 bits.
+    /// An integral number that fits in 64 bits. The parser produces this for every integral
+    /// value in range, including forms like `1e3` and `2.0`.
     case int(Int64)
-    /// A non-integral number, or an integer outside the `Int64` range.
+    /// A non-integral or non-finite number, or an integer outside the `Int64` range.
     case double(Double)
+    /// A string.
     case string(String)
+    /// An array, in order.
     case array([JSONValue])
+    /// An object. Key order is not kept; serialization sorts keys.
     case object([String: JSONValue])
 }
 
@@ -91,26 +97,32 @@ extension JSONValue {
 }
 
 extension JSONValue: ExpressibleByNilLiteral {
+    /// `nil` is JSON `null`.
     public init(nilLiteral: ()) { self = .null }
 }
 
 extension JSONValue: ExpressibleByBooleanLiteral {
+    /// A boolean literal.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
 }
 
 extension JSONValue: ExpressibleByIntegerLiteral {
+    /// An integer literal is `.int`.
     public init(integerLiteral value: Int64) { self = .int(value) }
 }
 
 extension JSONValue: ExpressibleByFloatLiteral {
+    /// A float literal is `.double`.
     public init(floatLiteral value: Double) { self = .double(value) }
 }
 
 extension JSONValue: ExpressibleByStringLiteral {
+    /// A string literal.
     public init(stringLiteral value: String) { self = .string(value) }
 }
 
 extension JSONValue: ExpressibleByArrayLiteral {
+    /// An array literal.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
 }
 

@@ -51,6 +51,7 @@ public enum JWTVerificationError: Error, Sendable, Hashable, CustomStringConvert
         return RemoteError(name: name, message: message, fields: fields)
     }
 
+    /// `"<name>: <message>"`.
     public var description: String { "\(name): \(message)" }
 
     private static func isoValue(_ date: Date) -> JSONValue {

@@ -3,7 +3,9 @@ public struct MalformedResponseError: Error, Sendable, Hashable, CustomStringCon
     /// What is wrong with it.
     public let message: String
 
+    /// An error saying `message`.
     public init(message: String) { self.message = message }
 
+    /// The message.
     public var description: String { message }
 }

@@ -13,32 +13,47 @@ public struct SocketClusterCloseCode: RawRepresentable, Sendable, Hashable, Cust
     /// The numeric close code.
     public let rawValue: UInt16
 
+    /// Wraps a numeric close code.
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
     /// Wraps a numeric close code.
     public init(_ rawValue: UInt16) { self.rawValue = rawValue }
 
+    /// Deliberate close; no error, no reconnect.
     public static let normal = SocketClusterCloseCode(1000)
+    /// Going away.
     public static let goingAway = SocketClusterCloseCode(1001)
+    /// WebSocket protocol error.
     public static let protocolError = SocketClusterCloseCode(1002)
+    /// Unacceptable data type.
     public static let unsupportedData = SocketClusterCloseCode(1003)
+    /// Closed without a status code (never sent on the wire).
     public static let noStatusReceived = SocketClusterCloseCode(1005)
+    /// Connection dropped without a close frame (never sent on the wire).
     public static let abnormalClosure = SocketClusterCloseCode(1006)
+    /// Invalid payload, e.g. bad UTF-8 in a text frame.
     public static let invalidFramePayloadData = SocketClusterCloseCode(1007)
+    /// Policy violation.
     public static let policyViolation = SocketClusterCloseCode(1008)
+    /// Message larger than the peer accepts.
     public static let messageTooBig = SocketClusterCloseCode(1009)
+    /// A required extension was not negotiated.
     public static let mandatoryExtension = SocketClusterCloseCode(1010)
+    /// Unexpected server condition.
     public static let internalServerError = SocketClusterCloseCode(1011)
     /// Client: no ping within `pingTimeout`.
     public static let serverPingTimedOut = SocketClusterCloseCode(4000)
     /// Server: no pong within `pingTimeout`.
     public static let clientPongTimedOut = SocketClusterCloseCode(4001)
+    /// Server could not sign an auth token.
     public static let authTokenSigningFailed = SocketClusterCloseCode(4002)
     /// Client: the handshake timed out or failed without a status code.
     public static let handshakeFailed = SocketClusterCloseCode(4003)
+    /// Client could not save an auth token (unused by v15+).
     public static let authTokenSaveFailed = SocketClusterCloseCode(4004)
     /// Server: no `#handshake` within `handshakeTimeout`.
     public static let handshakeTimedOut = SocketClusterCloseCode(4005)
+    /// Server could not bind the socket to its broker (unused by v15+).
     public static let brokerBindFailed = SocketClusterCloseCode(4006)
     /// Client: the WebSocket did not open within `connectTimeout`.
     public static let connectTimedOut = SocketClusterCloseCode(4007)
@@ -105,5 +120,6 @@ public struct SocketClusterCloseCode: RawRepresentable, Sendable, Hashable, Cust
         return standardText
     }
 
+    /// The number, e.g. `4000`.
     public var description: String { String(rawValue) }
 }

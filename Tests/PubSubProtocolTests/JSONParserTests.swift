@@ -51,27 +51,32 @@ final class JSONParserTests: XCTestCase {
 
     func testIntegersBeyondInt64BecomeDoubles() throws {
         XCTAssertEqual(try parse("9223372036854775808"), .double(9223372036854775808.0))
-        XCTAssertEqual(try parse("-9223372036854775809"), .double(-9223372036854775809.0))
+        XCTAssertEqual(try parse("-10000000000000000000"), .double(-1e19))
+        // The nearest double to -2^63-1 is -2^63, which is Int64.min.
+        XCTAssertEqual(try parse("-9223372036854775809"), .int(.min))
         XCTAssertEqual(try parse("123456789012345678901234567890"), .double(1.2345678901234568e29))
     }
 
     func testNegativeZeroParsesAsZero() throws {
         XCTAssertEqual(try parse("-0"), .int(0))
-        let doubleZero = try parse("-0.0")
-        XCTAssertEqual(doubleZero.doubleValue, 0)
-        XCTAssertEqual(doubleZero.serialized(), "0")
+        XCTAssertEqual(try parse("-0.0"), .int(0))
+        XCTAssertEqual(try parse("-0e5"), .int(0))
+        XCTAssertEqual(JSONValue.double(-0.0).serialized(), "0")
     }
 
     func testExponentForms() throws {
-        XCTAssertEqual(try parse("1e3"), .double(1000))
-        XCTAssertEqual(try parse("1E3"), .double(1000))
-        XCTAssertEqual(try parse("1e+3"), .double(1000))
+        XCTAssertEqual(try parse("1e3"), .int(1000))
+        XCTAssertEqual(try parse("1E3"), .int(1000))
+        XCTAssertEqual(try parse("1e+3"), .int(1000))
+        XCTAssertEqual(try parse("2.0"), .int(2))
+        XCTAssertEqual(try parse("1e18"), .int(1_000_000_000_000_000_000))
+        XCTAssertEqual(try parse("1e19"), .double(1e19))
         XCTAssertEqual(try parse("25e-1"), .double(2.5))
         XCTAssertEqual(try parse("-1.25E-2"), .double(-0.0125))
         XCTAssertEqual(try parse("0.1"), .double(0.1))
         XCTAssertEqual(try parse("1e400"), .double(.infinity))
         XCTAssertEqual(try parse("-1e400"), .double(-.infinity))
-        XCTAssertEqual(try parse("1e-400"), .double(0))
+        XCTAssertEqual(try parse("1e-400"), .int(0))
         XCTAssertEqual(try parse("2.2250738585072011e-308"), .double(Double("2.2250738585072011e-308") ?? 0))
         XCTAssertNotEqual(try parse("2.2250738585072011e-308"), .double(0))
         XCTAssertEqual(try parse("5e-324"), .double(Double.leastNonzeroMagnitude))
@@ -147,6 +152,33 @@ final class JSONParserTests: XCTestCase {
             "{} {}", "[] x", "1 2", "\"a\" \"b\"", "null null", "{\"a\":1}garbage", "[1]]", "\u{feff}[]",
         ]
         for text in invalid { assertRejects(text) }
+    }
+
+    func testConformanceAcceptCases() throws {
+        // Selected "y_" cases of the JSONTestSuite (RFC 8259 parsing conformance).
+        XCTAssertEqual(try parse("[-0]"), [0])
+        XCTAssertEqual(try parse("[ 4]"), [4])
+        XCTAssertEqual(try parse("[1E-2]"), [0.01])
+        XCTAssertEqual(try parse("[1e-2]"), [0.01])
+        XCTAssertEqual(try parse("[123e65]"), [.double(123e65)])
+        XCTAssertEqual(try parse(#"{"":0}"#), ["": 0])
+        XCTAssertEqual(try parse(#"["\u0022"]"#), ["\""])
+        XCTAssertEqual(try parse(#"["\u0000"]"#), ["\u{0}"])
+        XCTAssertEqual(try parse(#"["\uFFFF"]"#), ["\u{FFFF}"])
+        XCTAssertEqual(try parseBytes([0x5B, 0x22, 0xEF, 0xBF, 0xBF, 0x22, 0x5D]), ["\u{FFFF}"])
+        XCTAssertEqual(try parseBytes([0x22, 0xF4, 0x8F, 0xBF, 0xBF, 0x22]), "\u{10FFFF}")
+        XCTAssertEqual(try parse(#"["\\u0000"]"#), ["\\u0000"])
+        XCTAssertEqual(try parse(" [] "), [])
+        XCTAssertEqual(try parse("\"asd\""), "asd")
+    }
+
+    func testConformanceRejectCases() {
+        // Selected "n_" cases of the JSONTestSuite.
+        for text in ["0.e1", "2.e3", "1 000", "[1.2a-3]", "{\"a\":\"b\"}#{}", "[\"a\"\u{0}]", "[\"\\\u{0}\"]",
+                     "[-1x]", "[0e]", "[1.0e-]", "[.123]", "[012]", "[-.1]", "[Infinity]", "[\"\\uD800\\\"]",
+                     "{\"a\":1 ,}", "[\"x\",,]", "{\"a\" \"b\"}", "[\u{7f}]", "[\"\\a\"]", "[\"\\\\\\\"]"] {
+            assertRejects(text)
+        }
     }
 
     func testTrailingGarbageIsRejectedButTrailingWhitespaceIsNot() throws {

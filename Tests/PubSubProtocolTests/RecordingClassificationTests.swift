@@ -1,5 +1,5 @@
 import XCTest
-@testable import PubSubProtocol
+import PubSubProtocol
 
 /// Classifies every frame of every recording of the real socketcluster-server 19.
 final class RecordingClassificationTests: XCTestCase {
