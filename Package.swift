@@ -23,12 +23,12 @@ let package = Package(
         .target(name: "PubSubClient", dependencies: ["WireKit", "PubSubProtocol"]),
         .target(name: "PubSubBroker", dependencies: ["WireKit", "PubSubProtocol", "Digests"]),
         .executableTarget(name: "demo", dependencies: ["PubSubClient", "PubSubBroker"]),
-        // Microbenchmarks of the WebSocket core (frame codec, masking, UTF-8); run in release.
-        .executableTarget(name: "wirekit-microbench", dependencies: ["WireKit"]),
         // Autobahn|Testsuite echo client for the WireKit client role (Scripts/autobahn/run-client.sh).
         .executableTarget(name: "wirekit-autobahn-client", dependencies: ["WireKit"]),
         // WebSocket client benchmark following the shared bench contract (modes rtt, pipeline, bulk, connections).
         .executableTarget(name: "wirebench", dependencies: ["WireKit"]),
+        // Microbenchmarks of the WebSocket core (frame codec, masking, UTF-8); run in release.
+        .executableTarget(name: "wirekit-microbench", dependencies: ["WireKit"]),
 
         .testTarget(name: "DigestsTests", dependencies: ["Digests"]),
         .testTarget(name: "WireKitTests", dependencies: ["WireKit"], exclude: ["Interop/peers"]),

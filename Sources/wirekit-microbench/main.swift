@@ -1,13 +1,17 @@
 // Microbenchmarks of WireKit's sans-I/O core: frame decoding and encoding through the state
 // machine, unmasking and UTF-8 validation. Prints one JSON line per benchmark.
-// Run with `swift run -c release wirekit-microbench`.
+// Run with `swift run -c release wirekit-microbench [name-filter]`.
 import Dispatch
 import Foundation
 import WireKit
 
 /// Runs `body` (which processes `bytesPerRun` bytes and `opsPerRun` operations) repeatedly for
 /// at least `seconds`, after a warm-up, and prints the rates.
+/// Only benchmarks whose name contains the first argument run, when one is given.
+let filter = CommandLine.arguments.dropFirst().first
+
 func measure(_ name: String, bytesPerRun: Int, opsPerRun: Int, seconds: Double = 1.0, _ body: () -> Int) {
+    if let filter, !name.contains(filter) { return }
     var checksum = 0
     for _ in 0..<3 { checksum &+= body() }
     var runs = 0

@@ -2,8 +2,9 @@ import Foundation
 
 /// What a `WebSocketStateMachine` reports to its driver, in order.
 public enum WebSocketEvent: Sendable, Hashable {
-    /// The opening handshake succeeded.
-    case opened(WebSocketHandshakeInfo)
+    /// The opening handshake succeeded. (Boxed, like `closed`, so the frequent message cases
+    /// stay small and cheap to move.)
+    indirect case opened(WebSocketHandshakeInfo)
     /// A complete text message, UTF-8 validated.
     case text(String)
     /// A complete binary message.
@@ -17,7 +18,7 @@ public enum WebSocketEvent: Sendable, Hashable {
     /// No pong arrived within the ping's timeout. The connection stays open.
     case pingTimedOut(WebSocketPingID)
     /// The connection is over. Emitted exactly once; nothing but output follows it.
-    case closed(WebSocketCloseInfo)
+    indirect case closed(WebSocketCloseInfo)
 }
 
 /// What the opening handshake settled.

@@ -65,12 +65,12 @@ public struct WebSocketStateMachine: Sendable {
 
     private var output: [UInt8] = []
     private var maskingKeys = WebSocketMaskingKeySource()
-    private var events: [WebSocketEvent] = []
+    /// Pending events; taken ones are moved out (left `nil`) so they are not retained twice.
+    private var events: [WebSocketEvent?] = []
     private var eventIndex = 0
 
     /// Whether the driver should close the transport (after writing what output is left).
     public private(set) var wantsTransportClosed = false
-    private var transportIsClosed = false
 
     private var handshakeDeadline: WebSocketInstant?
     /// Closing: when to give up on the peer's close frame. Closed (client role): when to stop
@@ -236,11 +236,10 @@ public struct WebSocketStateMachine: Sendable {
     }
 
     /// The transport ended (EOF, reset or error). Reports `closed` (1006, not clean) unless the
-    /// connection was already over.
+    /// connection was already over. Output already queued (say, the echo of a close frame that
+    /// arrived with the EOF) stays for the driver to write if its transport still can.
     public mutating func transportClosed(error: WebSocketError? = nil, now: WebSocketInstant) {
-        transportIsClosed = true
         wantsTransportClosed = true
-        output.removeAll(keepingCapacity: false)
         switch state {
         case .readingRejectionBody(let status, let headers, let body, _):
             finishRejection(status: status, headers: headers, body: body)
@@ -332,7 +331,7 @@ public struct WebSocketStateMachine: Sendable {
             }
             return nil
         }
-        let event = events[eventIndex]
+        let event = events[eventIndex].take()
         eventIndex += 1
         return event
     }
@@ -618,7 +617,7 @@ public struct WebSocketStateMachine: Sendable {
         push(.closed(info))
     }
 
-    private mutating func push(_ event: WebSocketEvent) {
+    private mutating func push(_ event: consuming WebSocketEvent) {
         events.append(event)
     }
 }

@@ -74,10 +74,26 @@ public struct WebSocketURL: Sendable, Hashable, CustomStringConvertible {
         if rest.isEmpty {
             resourceName = "/"
         } else if rest.hasPrefix("?") {
-            resourceName = "/" + rest
+            resourceName = Self.percentEncodingNonASCII("/" + rest)
         } else {
-            resourceName = String(rest)
+            resourceName = Self.percentEncodingNonASCII(String(rest))
         }
+    }
+
+    /// `text` with every byte outside printable ASCII written as `%XX`, so the request line
+    /// stays ASCII (RFC 3986 §2.1).
+    private static func percentEncodingNonASCII(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 < 0x21 || $0 > 0x7E }) else { return text }
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        for byte in text.utf8 {
+            if byte < 0x21 || byte > 0x7E {
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Parses a Foundation `URL`.

@@ -50,6 +50,7 @@ final class HandshakeTests: XCTestCase {
         XCTAssertEqual(try WebSocketURL("wss://h").resourceName, "/")
         XCTAssertEqual(try WebSocketURL("ws://h?x").resourceName, "/?x")
         XCTAssertEqual(try WebSocketURL("ws://[::1]:1/").host, "::1")
+        XCTAssertEqual(try WebSocketURL("ws://h/caf\u{E9}?q=\u{20AC}").resourceName, "/caf%C3%A9?q=%E2%82%AC")
         for bad in ["http://h/", "h/", "ws://", "ws://h:0/", "ws://h:70000/", "ws://h:x/", "ws://h/#f", "ws://u:p@h/", "ws://::1/", "ws://[::1/", "ws://h /"] {
             XCTAssertThrowsError(try WebSocketURL(bad), bad) { error in
                 guard case WebSocketError.invalidURL = error else { return XCTFail("\(error)") }

@@ -262,6 +262,16 @@ final class WebSocketStateMachineLifecycleTests: XCTestCase {
         XCTAssertTrue(machine.wantsTransportClosed)
     }
 
+    func testCloseArrivingWithEOFIsStillEchoed() {
+        var machine = openServer()
+        _ = machine.takeOutput()
+        _ = machine.drainEvents()
+        machine.receive(wireFrame(.close, closePayload(1000), masked: true), now: ManualClock().now)
+        machine.transportClosed(now: ManualClock().now)
+        XCTAssertEqual(machine.drainEvents(), [.closed(WebSocketCloseInfo(code: .normalClosure, reason: "", wasClean: true, error: nil))])
+        XCTAssertEqual(machine.drainFrames(), [WebSocketFrame(opcode: .close, payload: closePayload(1000))])
+    }
+
     func testEmptyPeerCloseReportsNoStatusAndEchoesEmptyClose() throws {
         var machine = try openClient()
         _ = machine.drainEvents()
