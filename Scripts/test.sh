@@ -30,7 +30,13 @@ if grep -E '(^|[^a-z])warning:' "$PUBSUB_TEST_ENV/build.log" | grep -v '^warning
 fi
 
 step "swift test"
-swift test --skip-build --parallel --num-workers 2
+XUNIT="$PUBSUB_TEST_ENV/xunit.xml"
+rm -f "$XUNIT"
+TEST_RC=0
+swift test --skip-build --disable-swift-testing --parallel --num-workers 2 --xunit-output "$XUNIT" || TEST_RC=$?
+read -r PASSED FAILED < <(python3 Scripts/xunit-counts.py "$XUNIT")
+echo "swift test: $PASSED passed, $FAILED failed"
+[ "$TEST_RC" -eq 0 ] && [ "$FAILED" -eq 0 ] && [ "$PASSED" -gt 0 ] || { echo "test.sh: swift test failed" >&2; exit 1; }
 
 if [ -z "${SKIP_AUTOBAHN:-}" ] && [ -x Scripts/autobahn/run-client.sh ]; then
     step "Autobahn|Testsuite fuzzing server against the WireKit client (cases 1-7, 10)"
@@ -38,3 +44,4 @@ if [ -z "${SKIP_AUTOBAHN:-}" ] && [ -x Scripts/autobahn/run-client.sh ]; then
 fi
 
 step "done in $(( $(date +%s) - T0 ))s"
+echo "$PASSED passed, $FAILED failed"
