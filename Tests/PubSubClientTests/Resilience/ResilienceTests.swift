@@ -113,7 +113,16 @@ final class ResilienceTests: XCTestCase {
         let reader = Task { for await message in client.channel("room") { messages.append(message) } }
         try await client.subscribe("room")
         await first.stop()
-        let second = try await startBroker(port: port)
+        // Another process's socket may hold the port briefly (parallel test runs): retry as a
+        // restarting server would.
+        var restarted: PubSubBroker?
+        for attempt in 0..<50 where restarted == nil {
+            do { restarted = try await startBroker(port: port) } catch {
+                if attempt == 49 { throw error }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        let second = try XCTUnwrap(restarted)
         await awaitResubscribed(events, "room")
         XCTAssertEqual(second.subscriberCount(channel: "room"), 1)
         second.publish(channel: "room", data: "from the new broker")
