@@ -51,7 +51,8 @@ struct ChatCommand {
         var lastTyping: ContinuousClock.Instant?
         input: for await input in console.inputs() {
             switch input {
-            case .startedTyping:
+            case .startedTyping(let first):
+                if first == "/" { continue }  // a command, not chat
                 let now = ContinuousClock.now
                 if let lastTyping, now - lastTyping < Self.typingInterval { continue }
                 lastTyping = now
@@ -128,6 +129,9 @@ struct ChatCommand {
         switch error {
         case .connectionFailed(4003, _):
             return "no answer to the SocketCluster handshake (is this a SocketCluster server?)"
+        case .connectionFailed(let code, let reason) where code == 1006 && reason == SocketClusterCloseCode(code).standardText:
+            // The client does not say yet why the WebSocket failed (refused, unknown host, HTTP error).
+            return "no WebSocket connection (refused, unknown host, or an HTTP error instead of the upgrade)"
         case .connectionFailed(let code, let reason):
             return reason.isEmpty ? "the connection closed with code \(code)" : reason
         case .handshakeRejected(let remote, let code):

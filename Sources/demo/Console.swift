@@ -7,8 +7,8 @@ import Darwin
 
 /// What the person at the keyboard (or the pipe feeding standard input) did.
 enum ConsoleInput: Sendable, Equatable {
-    /// The first character of a new line arrived.
-    case startedTyping
+    /// The first character of a new line arrived (`first` is its first byte, as text).
+    case startedTyping(first: String)
     /// A complete line, without its newline.
     case line(String)
     /// End of input (EOF, or Ctrl-D on an empty line).
@@ -143,7 +143,7 @@ final class Console: @unchecked Sendable {
             case 0x00..<0x20:
                 break
             default:
-                if pending.isEmpty { continuation.yield(.startedTyping) }
+                if pending.isEmpty { continuation.yield(.startedTyping(first: String(decoding: [byte], as: UTF8.self))) }
                 pending.append(byte)
                 if isTerminal { FileHandle.standardOutput.write(Data([byte])) }
             }
