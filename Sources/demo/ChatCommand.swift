@@ -29,9 +29,12 @@ struct ChatCommand {
         let me = ChatMessage.newSenderID()
         let say = { (type: ChatMessage.Kind, text: String?) in ChatMessage(type: type, name: name, text: text, from: me).json }
 
+        let publications: AsyncStream<JSONValue?>
         do {
             try await client.connect()
             try await client.subscribe(channel)
+            // Listen before announcing ourselves, so no answer to the join is missed.
+            publications = client.channel(channel)
             try await client.publishAck(channel, say(.join, nil))
         } catch {
             client.disconnect()
@@ -41,12 +44,11 @@ struct ChatCommand {
 
         let console = Console(prompt: "\(name)> ")
         let here = say(.here, nil)
-        let incoming = Task { await Self.showRoom(client.channel(channel), console: console, me: me, answer: here,
+        let incoming = Task { await Self.showRoom(publications, console: console, me: me, answer: here,
                                                   client: client, channel: channel) }
         let connection = Task { await Self.showConnection(client.events(), console: console) }
         let interrupts = Self.forwardInterrupts(to: console)
         console.show("* connected to \(url) as \(name), room \(room) (type a message, /quit to leave)")
-        console.showPrompt()
 
         var lastTyping: ContinuousClock.Instant?
         input: for await input in console.inputs() {

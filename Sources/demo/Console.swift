@@ -57,12 +57,6 @@ final class Console: @unchecked Sendable {
         }
     }
 
-    /// Shows the prompt (terminals only).
-    func showPrompt() {
-        guard isTerminal else { return }
-        lock.withLock { Output.raw(prompt + String(decoding: pending, as: UTF8.self)) }
-    }
-
     /// Puts the terminal back the way it was.
     func restore() {
         lock.withLock {
