@@ -8,6 +8,9 @@ enum BrokerAction: Sendable {
     case close(BrokerConnectionID, code: UInt16, reason: String)
     /// Call `timeAdvanced` for this connection at this time; `nil` cancels the timer.
     case setDeadline(BrokerConnectionID, Date?)
+    /// Ask the application's hook, then report with `authorizationDecided`; the connection's
+    /// remaining inbound packets wait until then.
+    case authorize(BrokerConnectionID, BrokerAuthorizationRequest)
     /// Run the application's procedure for a client invoke; answer through `respond`.
     case callProcedure(BrokerInboundCall)
     /// Hand a client transmit to the application's receiver.

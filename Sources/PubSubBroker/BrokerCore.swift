@@ -7,16 +7,18 @@ import Foundation
 /// be used from one serial context.
 struct BrokerCore {
     var options: BrokerOptions
-    var hooks: BrokerHooks
+    /// Whether client subscribes must be authorized by the application (`.authorize` actions).
+    var authorizesSubscribe = false
+    /// Whether client publishes must be authorized by the application.
+    var authorizesPublish = false
     private(set) var sessions: [BrokerConnectionID: BrokerSocketSession] = [:]
     private var channels: [String: ChannelSubscribers] = [:]
     private var idGenerator = SocketIDGenerator()
     private let tokens: AuthTokenAuthority
     private var nextInvokeToken: UInt64 = 1
 
-    init(options: BrokerOptions, hooks: BrokerHooks = BrokerHooks()) {
+    init(options: BrokerOptions) {
         self.options = options
-        self.hooks = hooks
         self.tokens = AuthTokenAuthority(key: options.authKey, defaultExpiry: options.authDefaultExpiry)
     }
 
@@ -256,10 +258,43 @@ struct BrokerCore {
             }
             return
         }
-        for item in items {
-            guard sessions[connection] != nil else { return }
+        guard var session = sessions[connection] else { return }
+        session.pendingItems.insert(contentsOf: items.reversed(), at: 0)
+        sessions[connection] = session
+        drainPendingItems(connection, now: now, into: &actions)
+    }
+
+    /// Processes queued inbound packets in order until none is left, an authorization is
+    /// awaited, or the session ends.
+    private mutating func drainPendingItems(_ connection: BrokerConnectionID, now: Date, into actions: inout [BrokerAction]) {
+        while var session = sessions[connection], session.awaitingAuthorization == nil,
+              let item = session.pendingItems.popLast() {
+            sessions[connection] = session
             process(item, from: connection, now: now, into: &actions)
         }
+    }
+
+    /// The application decided on a held subscribe or publish (`rejection` is its error, `nil`
+    /// to allow); the connection's remaining packets are processed afterwards.
+    mutating func authorizationDecided(
+        _ connection: BrokerConnectionID, rejection: BrokerErrorPayload?, now: Date
+    ) -> [BrokerAction] {
+        guard let pending = sessions[connection]?.awaitingAuthorization else { return [] }
+        sessions[connection]?.awaitingAuthorization = nil
+        var actions: [BrokerAction] = []
+        if let rejection {
+            answerError(connection, cid: pending.cid, rejection, into: &actions)
+        } else {
+            switch pending.request {
+            case .subscribe(let request):
+                completeSubscribe(connection, request: request, cid: pending.cid, into: &actions)
+            case .publish(let request):
+                completePublish(connection, request: request, cid: pending.cid, into: &actions)
+            }
+        }
+        drainPendingItems(connection, now: now, into: &actions)
+        reportDeadline(connection, into: &actions)
+        return actions
     }
 
     private mutating func process(
@@ -399,20 +434,24 @@ struct BrokerCore {
             answerError(connection, cid: cid, .invalidAction("Publish channel name was malformatted"), into: &actions)
             return
         }
-        let message = payload["data"]
-        if let hook = hooks.authorizePublish, let info = sessions[connection]?.info {
-            do {
-                try hook(BrokerPublishRequest(socket: info, channel: channel, data: message))
-            } catch {
-                answerError(connection, cid: cid, BrokerErrorPayload(error), into: &actions)
-                return
-            }
+        guard let info = sessions[connection]?.info else { return }
+        let request = BrokerPublishRequest(socket: info, channel: channel, data: payload["data"])
+        if authorizesPublish {
+            sessions[connection]?.awaitingAuthorization = .init(request: .publish(request), cid: cid)
+            actions.append(.authorize(connection, .publish(request)))
+            return
         }
-        actions.append(contentsOf: publish(channel: channel, data: message))
+        completePublish(connection, request: request, cid: cid, into: &actions)
+    }
+
+    private mutating func completePublish(
+        _ connection: BrokerConnectionID, request: BrokerPublishRequest, cid: Int64?, into actions: inout [BrokerAction]
+    ) {
+        actions.append(contentsOf: publish(channel: request.channel, data: request.data))
         if let cid {
             write(ServerFrames.response(rid: cid, data: nil), to: connection, into: &actions)
         } else {
-            deliver(connection, receiver: "#publish", data: message, into: &actions)
+            deliver(connection, receiver: "#publish", data: request.data, into: &actions)
         }
     }
 
@@ -423,24 +462,27 @@ struct BrokerCore {
             answerError(connection, cid: cid, .invalidAction("Subscribe channel name was malformatted"), into: &actions)
             return
         }
-        if let hook = hooks.authorizeSubscribe, let info = sessions[connection]?.info {
-            let request = BrokerSubscribeRequest(
-                socket: info, channel: channel, data: payload["data"],
-                waitForAuth: payload["waitForAuth"]?.isFalsy == false)
-            do {
-                try hook(request)
-            } catch {
-                answerError(connection, cid: cid, BrokerErrorPayload(error), into: &actions)
-                return
-            }
-        }
-        guard let cid else {
-            // A transmit `#subscribe` reaches receivers but never subscribes (as the real server).
-            deliver(connection, receiver: "#subscribe", data: payload["data"], into: &actions)
+        guard let info = sessions[connection]?.info else { return }
+        let request = BrokerSubscribeRequest(
+            socket: info, channel: channel, data: payload["data"], waitForAuth: payload["waitForAuth"]?.isFalsy == false)
+        if authorizesSubscribe {
+            sessions[connection]?.awaitingAuthorization = .init(request: .subscribe(request), cid: cid)
+            actions.append(.authorize(connection, .subscribe(request)))
             return
         }
-        sessions[connection]?.addSubscription(channel)
-        channels[channel, default: ChannelSubscribers()].insert(connection)
+        completeSubscribe(connection, request: request, cid: cid, into: &actions)
+    }
+
+    private mutating func completeSubscribe(
+        _ connection: BrokerConnectionID, request: BrokerSubscribeRequest, cid: Int64?, into actions: inout [BrokerAction]
+    ) {
+        guard let cid else {
+            // A transmit `#subscribe` reaches receivers but never subscribes (as the real server).
+            deliver(connection, receiver: "#subscribe", data: request.data, into: &actions)
+            return
+        }
+        sessions[connection]?.addSubscription(request.channel)
+        channels[request.channel, default: ChannelSubscribers()].insert(connection)
         write(ServerFrames.response(rid: cid, data: nil), to: connection, into: &actions)
     }
 

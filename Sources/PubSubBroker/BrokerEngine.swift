@@ -21,6 +21,7 @@ final class BrokerEngine: @unchecked Sendable {
 
     private var procedures: [String: ProcedureHandler] = [:]
     private var receivers: [String: @Sendable (BrokerMessage) -> Void] = [:]
+    private var hooks = BrokerHooks()
     private var connectionHandlers: [@Sendable (BrokerSocket) -> Void] = []
     private var disconnectionHandlers: [@Sendable (BrokerSocket, UInt16, String) -> Void] = []
     private var socketIDs: [BrokerConnectionID: String] = [:]
@@ -108,7 +109,11 @@ final class BrokerEngine: @unchecked Sendable {
     }
 
     func setHooks(_ update: (inout BrokerHooks) -> Void) {
-        sync { update(&core.hooks) }
+        sync {
+            update(&hooks)
+            core.authorizesSubscribe = hooks.authorizeSubscribe != nil
+            core.authorizesPublish = hooks.authorizePublish != nil
+        }
     }
 
     func addConnectionHandler(_ handler: @escaping @Sendable (BrokerSocket) -> Void) {
@@ -205,39 +210,69 @@ final class BrokerEngine: @unchecked Sendable {
     // MARK: - Carrying out actions (on the queue)
 
     private func execute(_ actions: [BrokerAction]) {
-        for action in actions {
-            switch action {
-            case .send(let connection, let text):
-                transport?.send(text, on: connection)
-            case .close(let connection, let code, let reason):
-                transport?.close(connection, code: code, reason: reason)
-            case .setDeadline(let connection, let deadline):
-                scheduler?.schedule(connection, at: deadline) { [weak self] in self?.deadlineReached(connection) }
-            case .callProcedure(let call):
-                callProcedure(call)
-            case .deliverMessage(let message):
-                guard let receiver = receivers[message.receiver] else { continue }
-                let socket = BrokerSocket(id: message.socket.id, connection: message.connection, engine: self)
-                receiver(BrokerMessage(socket: socket, receiver: message.receiver, data: message.data))
-            case .completeInvoke(let token, let result):
-                guard let waiter = invokeWaiters.removeValue(forKey: token) else { continue }
-                switch result {
-                case .success(let data):
-                    waiter.continuation.resume(returning: data)
-                case .failure(.remote(let payload)):
-                    waiter.continuation.resume(throwing: payload.remoteError)
-                case .failure(.timedOut):
-                    waiter.continuation.resume(throwing: PubSubBrokerError.invokeTimedOut(event: waiter.event))
-                case .failure(.connectionClosed):
-                    waiter.continuation.resume(throwing: PubSubBrokerError.connectionClosed(event: waiter.event))
+        // A worklist rather than recursion: an authorization's outcome runs before the rest of
+        // the list, and a long batch of authorized packets does not deepen the stack.
+        var worklist: [ArraySlice<BrokerAction>] = [actions[...]]
+        while var current = worklist.popLast() {
+            while let action = current.popFirst() {
+                if case .authorize(let connection, let request) = action {
+                    let decided = core.authorizationDecided(connection, rejection: authorize(request), now: clock())
+                    worklist.append(current)
+                    worklist.append(decided[...])
+                    break
                 }
-            case .socketConnected(let connection, let info):
-                let socket = BrokerSocket(id: info.id, connection: connection, engine: self)
-                for handler in connectionHandlers { handler(socket) }
-            case .socketDisconnected(let connection, let info, let code, let reason):
-                let socket = BrokerSocket(id: info.id, connection: connection, engine: self)
-                for handler in disconnectionHandlers { handler(socket, code, reason) }
+                carryOut(action)
             }
+        }
+    }
+
+    /// Runs the application's hook; returns its error, `nil` when it allows.
+    private func authorize(_ request: BrokerAuthorizationRequest) -> BrokerErrorPayload? {
+        do {
+            switch request {
+            case .subscribe(let subscribe): try hooks.authorizeSubscribe?(subscribe)
+            case .publish(let publish): try hooks.authorizePublish?(publish)
+            }
+            return nil
+        } catch {
+            return BrokerErrorPayload(error)
+        }
+    }
+
+    private func carryOut(_ action: BrokerAction) {
+        switch action {
+        case .authorize:
+            break  // Handled by `execute`, which needs the rest of the list.
+        case .send(let connection, let text):
+            transport?.send(text, on: connection)
+        case .close(let connection, let code, let reason):
+            transport?.close(connection, code: code, reason: reason)
+        case .setDeadline(let connection, let deadline):
+            scheduler?.schedule(connection, at: deadline) { [weak self] in self?.deadlineReached(connection) }
+        case .callProcedure(let call):
+            callProcedure(call)
+        case .deliverMessage(let message):
+            guard let receiver = receivers[message.receiver] else { return }
+            let socket = BrokerSocket(id: message.socket.id, connection: message.connection, engine: self)
+            receiver(BrokerMessage(socket: socket, receiver: message.receiver, data: message.data))
+        case .completeInvoke(let token, let result):
+            guard let waiter = invokeWaiters.removeValue(forKey: token) else { return }
+            switch result {
+            case .success(let data):
+                waiter.continuation.resume(returning: data)
+            case .failure(.remote(let payload)):
+                waiter.continuation.resume(throwing: payload.remoteError)
+            case .failure(.timedOut):
+                waiter.continuation.resume(throwing: PubSubBrokerError.invokeTimedOut(event: waiter.event))
+            case .failure(.connectionClosed):
+                waiter.continuation.resume(throwing: PubSubBrokerError.connectionClosed(event: waiter.event))
+            }
+        case .socketConnected(let connection, let info):
+            let socket = BrokerSocket(id: info.id, connection: connection, engine: self)
+            for handler in connectionHandlers { handler(socket) }
+        case .socketDisconnected(let connection, let info, let code, let reason):
+            let socket = BrokerSocket(id: info.id, connection: connection, engine: self)
+            for handler in disconnectionHandlers { handler(socket, code, reason) }
         }
     }
 

@@ -21,10 +21,18 @@ public struct BrokerPublishRequest: Sendable {
     public var data: JSONValue?
 }
 
-/// The application's authorization decisions, run inside the broker's serial context (the
-/// equivalent of socketcluster-server's inbound middleware). Throwing rejects: the client's
-/// invoke is answered with the thrown error (`RemoteError` keeps its name, message and fields).
+/// The application's authorization decisions (socketcluster-server's inbound middleware),
+/// kept by the engine and run on the serial context between two core inputs. Throwing rejects:
+/// the client's invoke is answered with the thrown error (`RemoteError` keeps its name, message
+/// and fields).
 struct BrokerHooks: Sendable {
     var authorizeSubscribe: (@Sendable (BrokerSubscribeRequest) throws -> Void)?
     var authorizePublish: (@Sendable (BrokerPublishRequest) throws -> Void)?
+}
+
+/// A subscribe or publish the core holds until the application decides on it
+/// (`BrokerCore.authorizationDecided`).
+enum BrokerAuthorizationRequest: Sendable {
+    case subscribe(BrokerSubscribeRequest)
+    case publish(BrokerPublishRequest)
 }

@@ -18,6 +18,12 @@ struct BrokerSocketSession {
         var deadline: Date
     }
 
+    /// A client subscribe or publish held for authorization.
+    struct PendingAuthorization {
+        var request: BrokerAuthorizationRequest
+        var cid: Int64?
+    }
+
     let connection: BrokerConnectionID
     let id: String
     var phase: Phase = .connecting
@@ -36,6 +42,11 @@ struct BrokerSocketSession {
     var nextPingAt: Date?
     var pongDeadline: Date?
     var handshakeDeadline: Date?
+    /// Inbound packets not yet processed, last one first (they wait while an authorization is
+    /// pending).
+    var pendingItems: [InboundItem] = []
+    /// The subscribe or publish waiting for the application's decision.
+    var awaitingAuthorization: PendingAuthorization?
     /// The deadline last handed to the runtime, to avoid re-arming an unchanged timer.
     var reportedDeadline: Date?
 

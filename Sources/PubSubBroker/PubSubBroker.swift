@@ -46,8 +46,8 @@ public final class PubSubBroker: Sendable {
     }
 
     /// Decides client subscriptions (`#subscribe` invokes and transmits): throw to reject; the
-    /// client's invoke is answered with the thrown error. Runs on the serial context, must not
-    /// block, and sees a snapshot of the socket.
+    /// client's invoke is answered with the thrown error. Runs on the serial context before the
+    /// connection's next packet is processed; must not block; sees a snapshot of the socket.
     public func authorizeSubscribe(_ hook: @escaping @Sendable (BrokerSubscribeRequest) throws -> Void) {
         engine.setHooks { $0.authorizeSubscribe = hook }
     }

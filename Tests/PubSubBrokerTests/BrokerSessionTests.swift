@@ -259,6 +259,31 @@ final class BrokerSessionTests: XCTestCase {
         XCTAssertFalse(driver.outputs(of: connection).contains { if case .close = $0 { return true } else { return false } })
     }
 
+    func testHooksMayUseTheBrokerAndBatchesKeepTheirOrderAcrossAuthorizations() {
+        let driver = makeDriver()
+        let seen = EventLog()
+        driver.broker.authorizePublish { [weak broker = driver.broker] request in
+            // Reading broker state from a hook is safe: hooks run between two core inputs.
+            seen.append("\(request.channel) \(broker?.subscriberCount(channel: request.channel) ?? -1)")
+            if request.channel == "no" { throw RemoteError(name: "NoError", message: "no") }
+        }
+        driver.broker.authorizeSubscribe { _ in }
+        driver.broker.procedure("echo") { request in request.data }
+        let connection = connected(driver)
+        driver.send(
+            ##"[{"event":"#subscribe","data":{"channel":"a"},"cid":2},{"event":"#publish","data":{"channel":"a","data":1},"cid":3},"##
+                + ##"{"event":"#publish","data":{"channel":"no"},"cid":4},{"event":"echo","data":"last","cid":5}]"##,
+            on: connection)
+        XCTAssertEqual(Array(texts(driver.outputs(of: connection)).dropFirst()), [
+            ##"{"rid":2}"##,
+            ##"{"event":"#publish","data":{"channel":"a","data":1}}"##,
+            ##"{"rid":3}"##,
+            ##"{"rid":4,"error":{"message":"no","name":"NoError"}}"##,
+            ##"{"rid":5,"data":"last"}"##,
+        ])
+        XCTAssertEqual(seen.entries, ["a 1", "no 0"])
+    }
+
     func testProcedureErrorsKeepNameMessageAndFields() {
         let driver = makeDriver()
         driver.broker.procedure("fail") { _ in throw RemoteError(name: "CustomError", message: "Nope", fields: ["code": 42]) }

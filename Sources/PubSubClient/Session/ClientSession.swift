@@ -100,6 +100,14 @@ public struct ClientSession: Sendable {
         startConnecting(now: now)
     }
 
+    /// The network came back (e.g. a network-path monitor reported it): a scheduled reconnect
+    /// happens now instead of after its back-off delay. Also runs due timers, so a connection
+    /// that went stale while the app was suspended is noticed at once.
+    public mutating func networkBecameAvailable(now: SessionInstant) {
+        fireTimers(now: now)
+        if state == .closed, reconnectDeadline != nil { startConnecting(now: now) }
+    }
+
     /// Fires every timer due at `now`: connect timeout (4007), ping timeout (4000), handshake
     /// timeout (4003), call timeouts, queued-call timeouts, scheduled reconnect.
     public mutating func tick(now: SessionInstant) {

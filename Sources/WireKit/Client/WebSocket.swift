@@ -6,16 +6,22 @@ import Foundation
 ///
 /// - async/await: `connect()`, `send(text:)`/`send(data:)` (they wait while more than
 ///   `sendHighWaterMark` bytes are buffered), `messages`, `ping()`, `close(code:reason:)`.
-/// - callbacks: set `onOpen`, `onText`, `onBinary`, `onClose`, `onError` (delivered on the
-///   callback queue, in order), then `open()`, `write(text:)`/`write(data:)`, `disconnect()`.
+/// - callbacks: set `onOpen`, `onText`, `onBinary`, `onClose`, `onError`, then `open()`,
+///   `write(text:)`/`write(data:)`, `disconnect()`.
+///
+/// The socket's work and its callbacks run serialized on one queue: a private serial queue that
+/// targets the `callbackQueue` you pass (so callbacks run on that queue, inline, in order, with
+/// no extra hop), or the global queue by default. Don't block in a callback: it holds up the
+/// socket's I/O.
 ///
 /// Each received message goes to `onText`/`onBinary` when that callback is set at the time it
 /// arrives, and into `messages` otherwise. Dropping the last reference to an open client
 /// closes it with 1001 (going away).
 ///
-/// `@unchecked Sendable`: the connection state lives on one private serial queue (all
-/// properties marked "queue" below); callbacks and the observable mirrors (`bufferedAmount`,
-/// `handshakeInfo`, `closeInfo`) are guarded by `lock`.
+/// `@unchecked Sendable`: the connection state lives on the socket's serial queue (all
+/// properties marked "queue" below); the callback slots and the observable mirrors
+/// (`bufferedAmount`, `handshakeInfo`, `closeInfo`, whether sending is allowed) are guarded by
+/// `lock`.
 public final class WebSocket: @unchecked Sendable {
     /// Client or server end.
     public let role: WebSocketRole
@@ -26,7 +32,6 @@ public final class WebSocket: @unchecked Sendable {
     public let messages: AsyncStream<WebSocketMessage>
 
     private let queue: DispatchQueue
-    private let callbackQueue: DispatchQueue
     private let highWaterMark: Int
     private let pingTimeout: Duration
     private let makeDriver: (@Sendable (WebSocket) throws(WebSocketError) -> WebSocketConnectionDriver)?
@@ -67,7 +72,8 @@ public final class WebSocket: @unchecked Sendable {
 
     /// A client for `url` (`ws://host:port/path?query`). Nothing happens until `connect()` or
     /// `open()`. Throws `.invalidURL` or `.invalidRequest` (bad header, origin or subprotocol).
-    /// - Parameter callbackQueue: where callbacks run (default: a serial queue of this socket).
+    /// - Parameter callbackQueue: the queue callbacks run on; the socket's own serial queue
+    ///   targets it (default: the global queue).
     public convenience init(url: String, options: WebSocketOptions = WebSocketOptions(), callbackQueue: DispatchQueue? = nil) throws(WebSocketError) {
         try self.init(url: try WebSocketURL(url), options: options, callbackQueue: callbackQueue)
     }
@@ -80,12 +86,11 @@ public final class WebSocket: @unchecked Sendable {
     /// A client for a parsed URL; see `init(url:options:callbackQueue:)`.
     public init(url: WebSocketURL, options: WebSocketOptions = WebSocketOptions(), callbackQueue: DispatchQueue? = nil) throws(WebSocketError) {
         let handshake = try ClientHandshake(url: url, origin: options.origin, subprotocols: options.subprotocols, headers: options.headers)
-        // Targeting the non-overcommitting global queue keeps many sockets on a few threads.
-        let queue = DispatchQueue(label: "WireKit.WebSocket", target: .global())
+        // The non-overcommitting global queue by default keeps many sockets on a few threads.
+        let queue = DispatchQueue(label: "WireKit.WebSocket", target: callbackQueue ?? .global())
         self.role = .client
         self.url = url
         self.queue = queue
-        self.callbackQueue = callbackQueue ?? DispatchQueue(label: "WireKit.WebSocket.callbacks", target: .global())
         self.highWaterMark = options.sendHighWaterMark
         self.pingTimeout = options.pingTimeout
         (messages, messageSink) = AsyncStream.makeStream(of: WebSocketMessage.self)
@@ -102,11 +107,10 @@ public final class WebSocket: @unchecked Sendable {
 
     /// Server role: a connection accepted on `transport`, run on `queue`.
     init(accepted transport: any Transport, configuration: WebSocketConfiguration, queue: DispatchQueue,
-         callbackQueue: DispatchQueue, highWaterMark: Int, pingTimeout: Duration) {
+         highWaterMark: Int, pingTimeout: Duration) {
         self.role = .server
         self.url = nil
         self.queue = queue
-        self.callbackQueue = callbackQueue
         self.highWaterMark = highWaterMark
         self.pingTimeout = pingTimeout
         (messages, messageSink) = AsyncStream.makeStream(of: WebSocketMessage.self)
@@ -304,16 +308,11 @@ public final class WebSocket: @unchecked Sendable {
         try enqueue(size: bytes.count) { machine throws(WebSocketError) in try machine.sendBinary(bytes) }
     }
 
-    /// Queues one fragment of a message: `.text`/`.binary` starts it, `.continuation` continues
-    /// it, `fin` ends it.
-    public func writeFragment(opcode: WebSocketOpcode, bytes: [UInt8], fin: Bool) throws(WebSocketError) {
-        try onQueue { machine throws(WebSocketError) in try machine.sendFragment(opcode: opcode, bytes, fin: fin) }
-    }
-
     /// Sends a ping with `payload` (at most 125 bytes) without waiting for the pong
     /// (`onPong` reports it).
     public func writePing(_ payload: [UInt8] = []) throws(WebSocketError) {
-        try onQueue { machine throws(WebSocketError) in try machine.sendPing(payload) }
+        guard payload.count <= 125 else { throw .invalidRequest("a ping payload is limited to 125 bytes") }
+        try enqueue(size: payload.count) { machine throws(WebSocketError) in try machine.sendPing(payload) }
     }
 
     /// Starts the close handshake without waiting; `onClose` reports the end.
@@ -325,8 +324,10 @@ public final class WebSocket: @unchecked Sendable {
 
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
-    /// Queues a message send without blocking the caller: the open/closed check happens here
-    /// (against the mirrored state), the encoding on the queue, in call order.
+    /// Queues a send without blocking the caller: the open/closed check happens here (against
+    /// the mirrored state), the encoding on the queue, in call order. Inline when already on
+    /// the queue (inside a callback). Never `queue.sync`: the caller may be on the queue this
+    /// socket's queue targets.
     private func enqueue(size: Int, _ body: @escaping @Sendable (inout WebSocketStateMachine) throws(WebSocketError) -> Void) throws(WebSocketError) {
         if DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) {
             return try perform { machine, _ throws(WebSocketError) in try body(&machine) }.get()
@@ -341,18 +342,6 @@ public final class WebSocket: @unchecked Sendable {
         case .open: break
         }
         queue.async { [self] in _ = perform { machine, _ throws(WebSocketError) in try body(&machine) } }
-    }
-
-    /// Runs a machine call on the queue, inline when already on it (callbacks of a server's
-    /// connection handler run there).
-    private func onQueue(_ body: @escaping (inout WebSocketStateMachine) throws(WebSocketError) -> Void) throws(WebSocketError) {
-        let result: Result<Void, WebSocketError>
-        if DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) {
-            result = perform { machine, _ throws(WebSocketError) in try body(&machine) }
-        } else {
-            result = queue.sync { perform { machine, _ throws(WebSocketError) in try body(&machine) } }
-        }
-        try result.get()
     }
 
     private func perform<R>(_ body: (inout WebSocketStateMachine, WebSocketInstant) throws(WebSocketError) -> R) -> Result<R, WebSocketError> {
@@ -409,15 +398,15 @@ public final class WebSocket: @unchecked Sendable {
             for waiter in connectWaiters { waiter.resume(returning: .success(())) }
             connectWaiters.removeAll()
             onServerOpen?(self)
-            if let callback = onOpen { callbackQueue.async { callback(info) } }
+            onOpen?(info)
         case .text(let text):
-            if let callback = onText { callbackQueue.async { callback(text) } } else { messageSink.yield(.text(text)) }
+            if let callback = onText { callback(text) } else { messageSink.yield(.text(text)) }
         case .binary(let data):
-            if let callback = onBinary { callbackQueue.async { callback(data) } } else { messageSink.yield(.binary(data)) }
+            if let callback = onBinary { callback(data) } else { messageSink.yield(.binary(data)) }
         case .ping(let data):
-            if let callback = onPing { callbackQueue.async { callback(data) } }
+            onPing?(data)
         case .pong(let data):
-            if let callback = onPong { callbackQueue.async { callback(data) } }
+            onPong?(data)
         case .pingCompleted(let id):
             pingWaiters.removeValue(forKey: id)?.resume(returning: .success(()))
         case .pingTimedOut(let id):
@@ -449,13 +438,8 @@ public final class WebSocket: @unchecked Sendable {
         for waiter in closeWaiters { waiter.resume(returning: info) }
         closeWaiters.removeAll()
         messageSink.finish()
-        let onError = callbacks.onError, onClose = callbacks.onClose
-        if onError != nil || onClose != nil {
-            callbackQueue.async {
-                if let error = info.error { onError?(error) }
-                onClose?(info)
-            }
-        }
+        if let error = info.error { callbacks.onError?(error) }
+        callbacks.onClose?(info)
         onTerminated?(self)
         onTerminated = nil
         onServerOpen = nil

@@ -5,7 +5,8 @@ import Foundation
 /// 400/426 for a bad one) and hands every upgraded connection to you as a `WebSocket`.
 ///
 /// Connections are spread over a few serial queues (`WebSocketServerOptions.queueCount`), so
-/// thousands of them need no thread each.
+/// thousands of them need no thread each. A connection's callbacks run on its queue: don't
+/// block in them, it holds up the other connections sharing that queue.
 ///
 /// `@unchecked Sendable`: the table of live connections and the stop state are guarded by
 /// `lock`; everything else is immutable after `start`.
@@ -104,8 +105,7 @@ public final class WebSocketServer: @unchecked Sendable {
         }
         guard let index else { return transport.close() }
         let queue = DispatchQueue(label: "WireKit.WebSocketServer.connection", target: pool[index % pool.count])
-        let callbackQueue = DispatchQueue(label: "WireKit.WebSocketServer.callbacks", target: .global())
-        let connection = WebSocket(accepted: transport, configuration: configuration, queue: queue, callbackQueue: callbackQueue,
+        let connection = WebSocket(accepted: transport, configuration: configuration, queue: queue,
                                    highWaterMark: options.sendHighWaterMark, pingTimeout: options.pingTimeout)
         let onConnection = self.onConnection
         let sink = connectionSink

@@ -234,6 +234,70 @@ final class WebSocketClientServerTests: XCTestCase {
         peer.stop()
     }
 
+    func testRejectedUpgradeThrowsHandshakeRejectedWithStatusAndBody() async throws {
+        let listener = try TCPListener(host: "127.0.0.1", port: 0)
+        defer { listener.close() }
+        let queue = DispatchQueue(label: "rejecting server")
+        listener.start { transport in
+            transport.start(queue: queue) { event in
+                if case .received = event {
+                    transport.write(Array("HTTP/1.1 403 Forbidden\r\nContent-Length: 7\r\n\r\nno way!".utf8))
+                    transport.close()
+                }
+            }
+        }
+        let client = try WebSocket(url: "ws://127.0.0.1:\(listener.port)/")
+        do {
+            try await client.connect()
+            XCTFail("connect must fail")
+        } catch {
+            guard case .handshakeRejected(let status, _, let body) = error else { return XCTFail("got \(error)") }
+            XCTAssertEqual(status, 403)
+            XCTAssertEqual(body, Array("no way!".utf8))
+        }
+    }
+
+    func testKeepaliveFailsASilentConnection() async throws {
+        let peer = try StalledWebSocketPeer()
+        defer { peer.stop() }
+        var options = WebSocketOptions()
+        options.keepalive = WebSocketKeepalive(interval: .milliseconds(100), timeout: .milliseconds(200))
+        let client = try WebSocket(url: "ws://127.0.0.1:\(peer.port)/", options: options)
+        try await client.connect()
+        let info = await client.closed
+        XCTAssertEqual(info.code, .abnormalClosure)
+        XCTAssertFalse(info.wasClean)
+        guard case .timedOut = info.error else { return XCTFail("got \(String(describing: info.error))") }
+    }
+
+    func testCloseTimeoutBoundsTheWaitForASilentPeer() async throws {
+        let peer = try StalledWebSocketPeer()
+        defer { peer.stop() }
+        var options = WebSocketOptions()
+        options.closeTimeout = .milliseconds(200)
+        let client = try WebSocket(url: "ws://127.0.0.1:\(peer.port)/", options: options)
+        try await client.connect()
+        let started = DispatchTime.now()
+        let info = await client.close()
+        let waited = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        XCTAssertFalse(info.wasClean)
+        XCTAssertLessThan(waited, 3, "close must give up after closeTimeout")
+    }
+
+    func testDroppingAnOpenClientClosesItWithGoingAway() async throws {
+        let closes = LockedBox<[WebSocketCloseInfo]>([])
+        let server = try WebSocketServer.start { connection in
+            connection.onClose = { info in closes.mutate { $0.append(info) } }
+        }
+        do {
+            let client = try WebSocket(url: "ws://127.0.0.1:\(server.port)/")
+            try await client.connect()
+        }
+        for _ in 0..<300 where closes.value.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        XCTAssertEqual(closes.value.first?.code, .goingAway)
+        await server.stop()
+    }
+
     func testAThousandConcurrentConnectionsEchoWithoutAThreadEach() async throws {
         try raiseOpenFileLimit(to: 4096)
         let server = try makeEchoServer()
