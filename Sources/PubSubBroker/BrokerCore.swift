@@ -6,7 +6,7 @@ import Foundation
 /// current time; outputs are `BrokerAction`s. It owns no socket, thread, timer or clock, and must
 /// be used from one serial context.
 struct BrokerCore {
-    var options: BrokerOptions
+    let options: BrokerOptions
     /// Whether client subscribes must be authorized by the application (`.authorize` actions).
     var authorizesSubscribe = false
     /// Whether client publishes must be authorized by the application.
@@ -258,18 +258,16 @@ struct BrokerCore {
             }
             return
         }
-        guard var session = sessions[connection] else { return }
-        session.pendingItems.insert(contentsOf: items.reversed(), at: 0)
-        sessions[connection] = session
+        // Mutated in place (not copied out) so the array is never duplicated.
+        sessions[connection]?.pendingItems.insert(contentsOf: items.reversed(), at: 0)
         drainPendingItems(connection, now: now, into: &actions)
     }
 
     /// Processes queued inbound packets in order until none is left, an authorization is
     /// awaited, or the session ends.
     private mutating func drainPendingItems(_ connection: BrokerConnectionID, now: Date, into actions: inout [BrokerAction]) {
-        while var session = sessions[connection], session.awaitingAuthorization == nil,
-              let item = session.pendingItems.popLast() {
-            sessions[connection] = session
+        while sessions[connection]?.awaitingAuthorization == nil,
+              let item = sessions[connection]?.pendingItems.popLast() {
             process(item, from: connection, now: now, into: &actions)
         }
     }
