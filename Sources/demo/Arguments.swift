@@ -5,15 +5,16 @@ enum Command: Equatable {
     /// An embedded broker in the foreground until Ctrl-C.
     case broker(host: String, port: Int)
     /// An interactive chat against a SocketCluster server.
-    case chat(url: String, name: String, room: String)
+    case chat(url: String, name: String, room: String, timeout: Int)
     /// The usage text.
     case help
 
     static let usage = """
         usage: demo                                   the story: an embedded broker and two chat users
                demo broker [--host HOST] [--port N]   a broker in the foreground until Ctrl-C (port 0 = any free port)
-               demo chat --url URL --name NAME [--room ROOM]
-                                                      an interactive chat (room default "lobby"); /quit leaves
+               demo chat --url URL --name NAME [--room ROOM] [--timeout SECONDS]
+                                                      an interactive chat (room "lobby", connect and answer
+                                                      timeout 10 s by default); /quit leaves
         """
 
     /// Parses the arguments after the program name. Options take their value as the next
@@ -45,8 +46,12 @@ enum Command: Equatable {
                 throw UsageError("demo chat needs --name")
             }
             let room = options.removeValue(forKey: "room") ?? "lobby"
+            let timeoutText = options.removeValue(forKey: "timeout") ?? "10"
+            guard let timeout = Int(timeoutText), (1...3_600).contains(timeout) else {
+                throw UsageError("--timeout must be a number of seconds from 1 to 3600, not \(timeoutText)")
+            }
             try Self.rejectUnknown(options, command: first)
-            self = .chat(url: url, name: name, room: room)
+            self = .chat(url: url, name: name, room: room, timeout: timeout)
         default:
             throw UsageError("unknown command \(first)")
         }

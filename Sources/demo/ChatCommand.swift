@@ -8,6 +8,8 @@ struct ChatCommand {
     var url: String
     var name: String
     var room: String
+    /// How long connecting, the handshake and each acknowledged call may take.
+    var timeout: Duration
 
     /// Least time between two typing notices.
     private static let typingInterval: Duration = .seconds(3)
@@ -22,8 +24,8 @@ struct ChatCommand {
         }
         let client = PubSubClient(configuration: SessionConfiguration(
             address: address,
-            connectTimeout: .seconds(10),
-            ackTimeout: .seconds(10),
+            connectTimeout: timeout,
+            ackTimeout: timeout,
             reconnectPolicy: ReconnectPolicy(initialDelay: .seconds(1), randomness: .seconds(1), maxDelay: .seconds(15))))
         let channel = ChatMessage.channel(room: room)
         let me = ChatMessage.newSenderID()
@@ -129,7 +131,8 @@ struct ChatCommand {
     static func explain(_ error: any Error) -> String {
         guard let error = error as? PubSubError else { return "\(error)" }
         switch error {
-        case .connectionFailed(4003, _):
+        case .connectionFailed(4000, _), .connectionFailed(4003, _):
+            // Before the handshake, 4000 (no ping) and 4003 (no handshake answer) mean the same.
             return "no answer to the SocketCluster handshake (is this a SocketCluster server?)"
         case .connectionFailed(let code, let reason) where code == 1006 && reason == SocketClusterCloseCode(code).standardText:
             // The client does not say yet why the WebSocket failed (refused, unknown host, HTTP error).

@@ -15,7 +15,9 @@ final class CommandParsingTests: XCTestCase {
 
     func testChatNeedsURLAndNameAndDefaultsTheRoom() throws {
         XCTAssertEqual(try Command(arguments: ["chat", "--url", "ws://h/socketcluster/", "--name", "ann"]),
-                       .chat(url: "ws://h/socketcluster/", name: "ann", room: "lobby"))
+                       .chat(url: "ws://h/socketcluster/", name: "ann", room: "lobby", timeout: 10))
+        XCTAssertEqual(try Command(arguments: ["chat", "--url=ws://h/", "--name=ann", "--room", "dev", "--timeout", "2"]),
+                       .chat(url: "ws://h/", name: "ann", room: "dev", timeout: 2))
         XCTAssertThrowsError(try Command(arguments: ["chat", "--name", "ann"])) { error in
             XCTAssertEqual("\(error)", "demo chat needs --url")
         }
@@ -31,6 +33,7 @@ final class CommandParsingTests: XCTestCase {
             XCTAssertEqual("\(error)", "unknown option --colour for broker")
         }
         XCTAssertThrowsError(try Command(arguments: ["broker", "8000"]))
+        XCTAssertThrowsError(try Command(arguments: ["chat", "--url", "ws://h/", "--name", "ann", "--timeout", "0"]))
     }
 
     func testChatMessageRoundTripsThroughJSONAndRejectsOtherPayloads() throws {

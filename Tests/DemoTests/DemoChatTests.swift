@@ -83,30 +83,42 @@ final class DemoChatTests: XCTestCase {
     }
 
     func testRefusedConnectionIsOneLineAndANonZeroExit() throws {
-        let port = try Self.closedPort()
-        let chat = try DemoProcess(["chat", "--url", "ws://127.0.0.1:\(port)/socketcluster/", "--name", "alice"])
-        chat.closeInput()
-        let status = chat.waitForExit()
-        XCTAssertNotNil(status)
-        XCTAssertNotEqual(status, 0)
-        XCTAssertEqual(Self.lines(chat.stderr).count, 1, chat.stderr)
-        XCTAssertTrue(chat.stderr.hasPrefix("demo chat: cannot chat on ws://127.0.0.1:\(port)/socketcluster/: "), chat.stderr)
-        XCTAssertEqual(chat.stdout, "")
+        try assertChatFailsWithOneLine(url: "ws://127.0.0.1:\(try Self.closedPort())/socketcluster/")
     }
 
-    func testServerThatRefusesTheUpgradeIsOneLineAndANonZeroExit() throws {
-        // The broker answers an upgrade on any other path than /socketcluster/ with HTTP 400.
+    func testWrongPathOnTheBrokerIsOneLineAndANonZeroExit() throws {
+        // The broker refuses any other path than /socketcluster/.
         let (broker, url) = try startBroker()
         let wrongPath = url.replacingOccurrences(of: "/socketcluster/", with: "/not-socketcluster/")
-        let chat = try DemoProcess(["chat", "--url", wrongPath, "--name", "alice"])
-        chat.closeInput()
-        let status = chat.waitForExit()
-        XCTAssertNotNil(status)
-        XCTAssertNotEqual(status, 0)
-        XCTAssertEqual(Self.lines(chat.stderr).count, 1, chat.stderr)
-        XCTAssertTrue(chat.stderr.hasPrefix("demo chat: cannot chat on \(wrongPath): "), chat.stderr)
+        try assertChatFailsWithOneLine(url: wrongPath)
         broker.interrupt()
         XCTAssertEqual(broker.waitForExit(), 0)
+    }
+
+    func testWebServerAnsweringHTTP404IsOneLineAndANonZeroExit() throws {
+        let server = try HTTPNotFoundServer()
+        defer { server.stop() }
+        try assertChatFailsWithOneLine(url: "ws://127.0.0.1:\(server.port)/socketcluster/")
+    }
+
+    func testWebSocketServerThatNeverAnswersTheHandshakeIsOneLineAndANonZeroExit() async throws {
+        let server = try startSilentWebSocketServer()
+        let url = "ws://127.0.0.1:\(server.port)/socketcluster/"
+        try assertChatFailsWithOneLine(url: url, timeout: 1, saying: "no answer to the SocketCluster handshake")
+        await server.stop()
+    }
+
+    /// `demo chat --url url` exits non-zero with exactly one line on stderr naming the URL.
+    private func assertChatFailsWithOneLine(url: String, timeout: Int = 10, saying reason: String = "",
+                                            file: StaticString = #filePath, line: UInt = #line) throws {
+        let chat = try DemoProcess(["chat", "--url", url, "--name", "alice", "--timeout", "\(timeout)"])
+        chat.closeInput()
+        let status = chat.waitForExit()
+        XCTAssertNotNil(status, "still running", file: file, line: line)
+        XCTAssertNotEqual(status, 0, file: file, line: line)
+        XCTAssertEqual(Self.lines(chat.stderr).count, 1, chat.stderr, file: file, line: line)
+        XCTAssertTrue(chat.stderr.hasPrefix("demo chat: cannot chat on \(url): \(reason)"), chat.stderr, file: file, line: line)
+        XCTAssertEqual(chat.stdout, "", file: file, line: line)
     }
 
     func testUnknownCommandPrintsUsageAndExitsTwo() throws {
