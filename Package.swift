@@ -37,6 +37,6 @@ let package = Package(
         .testTarget(name: "PubSubBrokerTests", dependencies: ["PubSubBroker", "PubSubClient"]),
         // Runs the built `demo` executable (story, broker, chat through pipes). Depending on the
         // executable target makes SwiftPM build it before the tests, and lets the tests import it.
-        .testTarget(name: "DemoTests", dependencies: ["demo", "WireKit"]),
+        .testTarget(name: "DemoTests", dependencies: ["demo", "PubSubClient", "PubSubBroker", "WireKit"]),
     ]
 )
