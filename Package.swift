@@ -37,5 +37,8 @@ let package = Package(
         .testTarget(name: "PubSubProtocolTests", dependencies: ["PubSubProtocol"]),
         .testTarget(name: "PubSubClientTests", dependencies: ["PubSubClient", "PubSubBroker"]),
         .testTarget(name: "PubSubBrokerTests", dependencies: ["PubSubBroker", "PubSubClient"]),
+        // Runs the built `demo` executable (story, broker, chat through pipes). Depending on the
+        // executable target makes SwiftPM build it before the tests, and lets the tests import it.
+        .testTarget(name: "DemoTests", dependencies: ["demo", "PubSubClient", "PubSubBroker", "WireKit"]),
     ]
 )
