@@ -54,9 +54,14 @@ public struct ClientSession: Sendable {
 
     /// When `tick(now:)` must be called next, if any timer runs.
     public var nextDeadline: SessionInstant? {
-        [acks.nextDeadline, outbound.nextDeadline, ping.deadline, connectDeadline, reconnectDeadline]
-            .compactMap { $0 }
-            .min()
+        // Called on every input, so no intermediate array.
+        func earlier(_ a: SessionInstant?, _ b: SessionInstant?) -> SessionInstant? {
+            guard let a else { return b }
+            guard let b else { return a }
+            return min(a, b)
+        }
+        return earlier(earlier(earlier(acks.nextDeadline, outbound.nextDeadline), earlier(ping.deadline, connectDeadline)),
+                       reconnectDeadline)
     }
 
     /// Invokes written and not answered yet.
