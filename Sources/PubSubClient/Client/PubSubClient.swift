@@ -50,9 +50,8 @@ public final class PubSubClient: Sendable {
             // Everything happens on the driver queue, so no event can slip in between.
             driver.run { session, now in
                 waiter.continuation = continuation
-                if session.state == .open, let id = session.socketID {
-                    waiter.finish(.success(HandshakeInfo(id: id, pingTimeout: session.pingTimeout,
-                                                         isAuthenticated: session.auth.state == .authenticated, authError: nil)))
+                if session.state == .open, let info = session.handshake {
+                    waiter.finish(.success(info))
                     return
                 }
                 let listener = driver.addListener { event in

@@ -10,6 +10,8 @@ public struct ClientSession: Sendable {
     public internal(set) var state: ConnectionState = .closed
     /// Server-assigned socket id while open.
     public internal(set) var socketID: String?
+    /// The handshake response of the current connection, while open.
+    public internal(set) var handshake: HandshakeInfo?
     /// Current authentication.
     public internal(set) var auth: AuthStatus = .unauthenticated
     /// Failed connection attempts since the last successful handshake.
@@ -227,6 +229,7 @@ public struct ClientSession: Sendable {
         connectDeadline = nil
         ping.stop()
         socketID = nil
+        handshake = nil
         handshakeToken = nil
         batch = nil
         batchCids = []
