@@ -29,6 +29,8 @@ public final class PubSubClient: Sendable {
     public var isConnected: Bool { state == .open }
     /// Server-assigned socket id while open.
     public var id: String? { driver.read(\.socketID) }
+    /// The handshake response (id, pingTimeout, isAuthenticated, authError) while open.
+    public var handshake: HandshakeInfo? { driver.read(\.handshake) }
     /// Authentication state, signed token and decoded payload.
     public var auth: AuthStatus { driver.read(\.auth) }
     /// Subscribed channels (plus pending ones when `includePending`).
