@@ -212,6 +212,11 @@ public final class ScClient: Sendable {
     /// Removes the token here and on the server.
     public func deauthenticate() { driver.run { session, now in session.deauthenticate(now: now) } }
 
+    /// Stores `token` for the next handshake (socketcluster-client-swift's `setAuthToken`).
+    public func setAuthToken(token: String?) {
+        driver.run { session, now in session.setTokenForNextHandshake(token, now: now) }
+    }
+
     /// The signed token, while authenticated.
     public func getAuthToken() -> String? { driver.read(\.auth.signedToken) }
 
@@ -237,8 +242,11 @@ public final class ScClient: Sendable {
 
 /// A close code and reason, exactly as received or sent.
 public struct CloseInfo: Sendable, Equatable {
+    /// The close code (raw, 4000–4999 included).
     public var code: UInt16
+    /// The close reason, or the standard text when the close frame had none.
     public var reason: String
+    /// A code and reason.
     public init(code: UInt16, reason: String) {
         self.code = code
         self.reason = reason

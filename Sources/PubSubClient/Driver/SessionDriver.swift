@@ -27,6 +27,9 @@ final class SessionDriver: @unchecked Sendable {
     private var nextListener: UInt64 = 0
     private var requestHandler: RequestHandler?
     private var expiryTimer: DispatchSourceTimer?
+    #if canImport(Network)
+    private var pathObserver: NetworkPathObserver?
+    #endif
     private let origin = DispatchTime.now().uptimeNanoseconds
 
     init(configuration: SessionConfiguration, tokenStore: any TokenStore,
@@ -42,6 +45,13 @@ final class SessionDriver: @unchecked Sendable {
         session = ClientSession(configuration: configuration, storedToken: stored)
         queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
         if let loadError { queue.async { self.broadcast(.error(loadError)) } }
+        #if canImport(Network)
+        if configuration.reconnectWhenNetworkReturns {
+            pathObserver = NetworkPathObserver(queue: queue) { [weak self] in
+                self?.run { session, now in session.networkBecameAvailable(now: now) }
+            }
+        }
+        #endif
     }
 
     deinit {

@@ -10,6 +10,8 @@ public struct ClientSession: Sendable {
     public internal(set) var state: ConnectionState = .closed
     /// Server-assigned socket id while open.
     public internal(set) var socketID: String?
+    /// The handshake response of the current connection, while open.
+    public internal(set) var handshake: HandshakeInfo?
     /// Current authentication.
     public internal(set) var auth: AuthStatus = .unauthenticated
     /// Failed connection attempts since the last successful handshake.
@@ -54,9 +56,14 @@ public struct ClientSession: Sendable {
 
     /// When `tick(now:)` must be called next, if any timer runs.
     public var nextDeadline: SessionInstant? {
-        [acks.nextDeadline, outbound.nextDeadline, ping.deadline, connectDeadline, reconnectDeadline]
-            .compactMap { $0 }
-            .min()
+        // Called on every input, so no intermediate array.
+        func earlier(_ a: SessionInstant?, _ b: SessionInstant?) -> SessionInstant? {
+            guard let a else { return b }
+            guard let b else { return a }
+            return min(a, b)
+        }
+        return earlier(earlier(earlier(acks.nextDeadline, outbound.nextDeadline), earlier(ping.deadline, connectDeadline)),
+                       reconnectDeadline)
     }
 
     /// Invokes written and not answered yet.
@@ -100,6 +107,14 @@ public struct ClientSession: Sendable {
         startConnecting(now: now)
     }
 
+    /// The network came back (e.g. a network-path monitor reported it): a scheduled reconnect
+    /// happens now instead of after its back-off delay. Also runs due timers, so a connection
+    /// that went stale while the app was suspended is noticed at once.
+    public mutating func networkBecameAvailable(now: SessionInstant) {
+        fireTimers(now: now)
+        if state == .closed, reconnectDeadline != nil { startConnecting(now: now) }
+    }
+
     /// Fires every timer due at `now`: connect timeout (4007), ping timeout (4000), handshake
     /// timeout (4003), call timeouts, queued-call timeouts, scheduled reconnect.
     public mutating func tick(now: SessionInstant) {
@@ -116,11 +131,11 @@ public struct ClientSession: Sendable {
         connectDeadline = nil
         ping.start(timeout: configuration.connectTimeout.wholeMilliseconds, now: now)
         let cid = acks.allocateCid()
-        acks.register(PendingCall(cid: cid, event: Event.handshake, purpose: .handshake,
+        acks.register(PendingCall(cid: cid, event: BuiltInEvent.handshake, purpose: .handshake,
                                   deadline: now.advanced(by: configuration.ackTimeout.wholeMilliseconds)))
         handshakeToken = storedToken
         let data: JSONValue = .object(["authToken": storedToken.map(JSONValue.string) ?? .null])
-        send(.invoke(event: Event.handshake, data: data, cid: cid), batchable: false)
+        send(.invoke(event: BuiltInEvent.handshake, data: data, cid: cid), batchable: false)
     }
 
     /// A text frame arrived on transport `id`.
@@ -214,6 +229,7 @@ public struct ClientSession: Sendable {
         connectDeadline = nil
         ping.stop()
         socketID = nil
+        handshake = nil
         handshakeToken = nil
         batch = nil
         batchCids = []
@@ -227,7 +243,7 @@ public struct ClientSession: Sendable {
             }
         }
         for channel in channels.suspendAll() {
-            let error = PubSubError.badConnection(event: Event.subscribe, kind: kind, code: code, reason: reportedReason)
+            let error = PubSubError.badConnection(event: BuiltInEvent.subscribe, kind: kind, code: code, reason: reportedReason)
             for waiter in channel.waiters { complete(waiter, .failure(error)) }
             if channel.state == .subscribed {
                 emit(.channelStateChanged(channel: channel.name, old: .subscribed, new: .pending))
@@ -286,7 +302,7 @@ public struct ClientSession: Sendable {
             for call in acks.expire(now: now) {
                 switch call.purpose {
                 case .handshake:
-                    rejectHandshake(.timeout(event: Event.handshake), code: 4003,
+                    rejectHandshake(.timeout(event: BuiltInEvent.handshake), code: 4003,
                                     reason: "TimeoutError: Event response for #handshake event timed out", now: now)
                 case .user(let id), .authenticate(let id, _):
                     complete(id, .failure(.timeout(event: call.event)))

@@ -29,9 +29,13 @@ public struct SessionConfiguration: Sendable {
     public var maxQueuedBytes: Int
     /// How long before the auth token's `exp` the `authTokenExpiring` event comes. Default 60 s.
     public var tokenExpiryWarning: Duration
+    /// On Apple platforms, reconnect at once when the network path comes back (NWPathMonitor)
+    /// instead of waiting for the back-off delay. Default true; ignored elsewhere.
+    public var reconnectWhenNetworkReturns: Bool
     /// Source of uniform random numbers in `0..<1` for back-off jitter; injectable for tests.
     public var random: @Sendable () -> Double
 
+    /// Options for `address`; every other parameter defaults to the JS client's value.
     public init(address: ServerAddress,
                 headers: [String: String] = [:],
                 protocolVersion: PingProtocolVersion = .v2,
@@ -46,6 +50,7 @@ public struct SessionConfiguration: Sendable {
                 maxQueuedMessages: Int = 1000,
                 maxQueuedBytes: Int = 4 << 20,
                 tokenExpiryWarning: Duration = .seconds(60),
+                reconnectWhenNetworkReturns: Bool = true,
                 random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
         self.address = address
         self.headers = headers
@@ -61,6 +66,7 @@ public struct SessionConfiguration: Sendable {
         self.maxQueuedMessages = maxQueuedMessages
         self.maxQueuedBytes = maxQueuedBytes
         self.tokenExpiryWarning = tokenExpiryWarning
+        self.reconnectWhenNetworkReturns = reconnectWhenNetworkReturns
         self.random = random
     }
 }

@@ -17,12 +17,29 @@ final class PubSubClientFaceTests: XCTestCase {
         let client = makeClient(server)
         let info = try await client.connect()
         XCTAssertEqual(info.id, "fake-socket")
+        let again = try await client.connect()
+        XCTAssertEqual(again, info, "connecting an open client returns its handshake")
         XCTAssertTrue(client.isConnected)
         let echoed = try await client.invoke("echo", Greeting(name: "ann", count: 2), as: Greeting.self)
         XCTAssertEqual(echoed, Greeting(name: "ann", count: 2))
         let raw = try await client.invoke("echo", ["bin": .binary(Data([104, 105]))])
         XCTAssertEqual(raw?["bin"]?.binaryData, Data([104, 105]))
         XCTAssertTrue(server.received.contains(#"{"event":"echo","data":{"bin":{"base64":true,"data":"aGk="}},"cid":3}"#))
+    }
+
+    struct Upload: Codable, Equatable {
+        var name: String
+        var bytes: Data
+    }
+
+    func testCodableDataTravelsAsTheBase64Wrapper() async throws {
+        let server = FakeServer()
+        let client = makeClient(server)
+        try await client.connect()
+        let upload = Upload(name: "a", bytes: Data([0, 255, 104]))
+        let echoed = try await client.invoke("echo", upload, as: Upload.self)
+        XCTAssertEqual(echoed, upload)
+        XCTAssertTrue(server.received.contains(#"{"event":"echo","data":{"bytes":{"base64":true,"data":"AP9o"},"name":"a"},"cid":2}"#))
     }
 
     func testInvokeFailsWithTimeoutWhenUnanswered() async throws {

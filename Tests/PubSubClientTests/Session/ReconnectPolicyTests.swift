@@ -112,4 +112,21 @@ final class ReconnectPolicyTests: XCTestCase {
         XCTAssertEqual(harness.session.state, .closed)
         XCTAssertNil(harness.session.reconnectDeadline)
     }
+
+    func testNetworkReturningSkipsTheBackOffDelay() {
+        var harness = SessionHarness(configuration: SessionHarness.configuration(autoReconnect: true, random: 0))
+        harness.open()
+        harness.serverClose(code: 1006)
+        XCTAssertEqual(harness.opens.count, 1)
+        harness.session.networkBecameAvailable(now: harness.now)
+        harness.drain()
+        XCTAssertEqual(harness.opens.count, 2)
+        XCTAssertNil(harness.session.reconnectDeadline)
+        var manual = SessionHarness(configuration: SessionHarness.configuration(autoReconnect: true))
+        manual.open()
+        manual.session.disconnect(now: manual.now)
+        manual.session.networkBecameAvailable(now: manual.now)
+        manual.drain()
+        XCTAssertEqual(manual.opens.count, 1, "a manual disconnect stays disconnected")
+    }
 }

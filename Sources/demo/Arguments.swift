@@ -1,0 +1,91 @@
+/// What the command line asks for: `demo`, `demo broker ...` or `demo chat ...`.
+enum Command: Equatable {
+    /// The printed story with an embedded broker and two users.
+    case story
+    /// An embedded broker in the foreground until Ctrl-C.
+    case broker(host: String, port: Int)
+    /// An interactive chat against a SocketCluster server.
+    case chat(url: String, name: String, room: String, timeout: Int)
+    /// The usage text.
+    case help
+
+    static let usage = """
+        usage: demo                                   the story: an embedded broker and two chat users
+               demo broker [--host HOST] [--port N]   a broker in the foreground until Ctrl-C (port 0 = any free port)
+               demo chat --url URL --name NAME [--room ROOM] [--timeout SECONDS]
+                                                      an interactive chat (room "lobby", connect and answer
+                                                      timeout 10 s by default); /quit leaves
+        """
+
+    /// Parses the arguments after the program name. Options take their value as the next
+    /// argument or after `=` (`--port 8000`, `--port=8000`).
+    init(arguments: [String]) throws(UsageError) {
+        guard let first = arguments.first else {
+            self = .story
+            return
+        }
+        var options = try Self.options(Array(arguments.dropFirst()), command: first)
+        switch first {
+        case "-h", "--help", "help":
+            self = .help
+            return
+        case "story":
+            try Self.rejectUnknown(options, command: first)
+            self = .story
+        case "broker":
+            let host = options.removeValue(forKey: "host") ?? "127.0.0.1"
+            let portText = options.removeValue(forKey: "port") ?? "8000"
+            guard let port = Int(portText), (0...65_535).contains(port) else {
+                throw UsageError("--port must be a number from 0 to 65535, not \(portText)")
+            }
+            try Self.rejectUnknown(options, command: first)
+            self = .broker(host: host, port: port)
+        case "chat":
+            guard let url = options.removeValue(forKey: "url") else { throw UsageError("demo chat needs --url") }
+            guard let name = options.removeValue(forKey: "name"), !name.isEmpty else {
+                throw UsageError("demo chat needs --name")
+            }
+            let room = options.removeValue(forKey: "room") ?? "lobby"
+            let timeoutText = options.removeValue(forKey: "timeout") ?? "10"
+            guard let timeout = Int(timeoutText), (1...3_600).contains(timeout) else {
+                throw UsageError("--timeout must be a number of seconds from 1 to 3600, not \(timeoutText)")
+            }
+            try Self.rejectUnknown(options, command: first)
+            self = .chat(url: url, name: name, room: room, timeout: timeout)
+        default:
+            throw UsageError("unknown command \(first)")
+        }
+    }
+
+    private static func options(_ arguments: [String], command: String) throws(UsageError) -> [String: String] {
+        var options: [String: String] = [:]
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            guard argument.hasPrefix("--"), argument.count > 2 else {
+                throw UsageError("unexpected argument \(argument) for \(command)")
+            }
+            let body = argument.dropFirst(2)
+            if let equals = body.firstIndex(of: "=") {
+                options[String(body[..<equals])] = String(body[body.index(after: equals)...])
+            } else if index + 1 < arguments.count {
+                options[String(body)] = arguments[index + 1]
+                index += 1
+            } else {
+                throw UsageError("\(argument) needs a value")
+            }
+            index += 1
+        }
+        return options
+    }
+
+    private static func rejectUnknown(_ options: [String: String], command: String) throws(UsageError) {
+        if let name = options.keys.sorted().first { throw UsageError("unknown option --\(name) for \(command)") }
+    }
+}
+
+/// A command line the demo does not understand.
+struct UsageError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

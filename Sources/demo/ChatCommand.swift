@@ -1,0 +1,150 @@
+import Dispatch
+import Foundation
+import PubSubClient
+
+/// `demo chat`: an interactive chat in one room of any SocketCluster server, using only
+/// standard pub/sub: join, leave, typing and message objects published on `chat/<room>`.
+struct ChatCommand {
+    var url: String
+    var name: String
+    var room: String
+    /// How long connecting, the handshake and each acknowledged call may take.
+    var timeout: Duration
+
+    /// Least time between two typing notices.
+    private static let typingInterval: Duration = .seconds(3)
+
+    func run() async -> Int32 {
+        let address: ServerAddress
+        do {
+            address = try ServerAddress(url: url)
+        } catch {
+            Output.error("demo chat: \(error.message)")
+            return 2
+        }
+        let client = PubSubClient(configuration: SessionConfiguration(
+            address: address,
+            connectTimeout: timeout,
+            ackTimeout: timeout,
+            reconnectPolicy: ReconnectPolicy(initialDelay: .seconds(1), randomness: .seconds(1), maxDelay: .seconds(15))))
+        let channel = ChatMessage.channel(room: room)
+        let me = ChatMessage.newSenderID()
+        let say = { (type: ChatMessage.Kind, text: String?) in ChatMessage(type: type, name: name, text: text, from: me).json }
+
+        let publications: AsyncStream<JSONValue?>
+        do {
+            try await client.connect()
+            try await client.subscribe(channel)
+            // Listen before announcing ourselves, so no answer to the join is missed.
+            publications = client.channel(channel)
+            try await client.publishAck(channel, say(.join, nil))
+        } catch {
+            client.disconnect()
+            Output.error("demo chat: cannot chat on \(url): \(Self.explain(error))")
+            return 1
+        }
+
+        let console = Console(prompt: "\(name)> ")
+        let here = say(.here, nil)
+        let incoming = Task { await Self.showRoom(publications, console: console, me: me, answer: here,
+                                                  client: client, channel: channel) }
+        let connection = Task { await Self.showConnection(client.events(), console: console) }
+        let interrupts = Self.forwardInterrupts(to: console)
+        console.show("* connected to \(url) as \(name), room \(room) (type a message, /quit to leave)")
+
+        var lastTyping: ContinuousClock.Instant?
+        input: for await input in console.inputs() {
+            switch input {
+            case .startedTyping(let first):
+                if first == "/" { continue }  // a command, not chat
+                let now = ContinuousClock.now
+                if let lastTyping, now - lastTyping < Self.typingInterval { continue }
+                lastTyping = now
+                try? client.publish(channel, say(.typing, nil))
+            case .line(let line):
+                let text = line.trimmingCharacters(in: .whitespaces)
+                if text.isEmpty { continue }
+                if text == "/quit" { break input }
+                if text.hasPrefix("/") {
+                    console.show("* unknown command \(text) (/quit leaves)")
+                    continue
+                }
+                lastTyping = nil
+                do { try client.publish(channel, say(.message, text)) } catch { console.show("* not sent: \(error.message)") }
+            case .end, .interrupt:
+                break input
+            }
+        }
+
+        // Leave cleanly: say goodbye, wait for the server to take it, close with 1000.
+        try? await client.publishAck(channel, say(.leave, nil), ackTimeout: .seconds(2))
+        incoming.cancel()
+        connection.cancel()
+        interrupts.cancel()
+        client.disconnect()
+        // `disconnect()` starts the closing handshake; give it a moment to reach the server.
+        try? await Task.sleep(for: .milliseconds(200))
+        console.restore()
+        return 0
+    }
+
+    /// Prints what others publish in the room, and tells newcomers who is already here.
+    private static func showRoom(_ publications: AsyncStream<JSONValue?>, console: Console, me: String, answer: JSONValue,
+                                 client: PubSubClient, channel: String) async {
+        for await publication in publications {
+            guard let message = ChatMessage(publication), message.from != me else { continue }
+            console.show(message.display)
+            if message.type == .join { try? client.publish(channel, answer) }
+        }
+    }
+
+    /// Prints connection losses and recoveries (the client reconnects and resubscribes by itself).
+    private static func showConnection(_ events: AsyncStream<SessionEvent>, console: Console) async {
+        for await event in events {
+            switch event {
+            case .disconnected(let code, let reason):
+                console.show("* connection lost (\(code)\(reason.isEmpty ? "" : " \(reason)")), reconnecting…")
+            case .connected:
+                console.show("* reconnected")
+            case .subscribeFailed(let channel, let error, _):
+                console.show("* could not rejoin \(channel): \(error.message)")
+            default:
+                break
+            }
+        }
+    }
+
+    /// Turns SIGINT into `ConsoleInput.interrupt`, so Ctrl-C leaves the room like `/quit`.
+    private static func forwardInterrupts(to console: Console) -> Task<Void, Never> {
+        signal(SIGINT, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: DispatchQueue(label: "demo.chat.signals"))
+        source.setEventHandler { console.interrupt() }
+        source.resume()
+        return Task {
+            // Keeps the source alive until cancelled.
+            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+            source.cancel()
+        }
+    }
+
+    /// One line saying why the chat could not start.
+    static func explain(_ error: any Error) -> String {
+        guard let error = error as? PubSubError else { return "\(error)" }
+        switch error {
+        case .connectionFailed(4000, _), .connectionFailed(4003, _):
+            // Before the handshake, 4000 (no ping) and 4003 (no handshake answer) mean the same.
+            return "no answer to the SocketCluster handshake (is this a SocketCluster server?)"
+        case .connectionFailed(let code, let reason) where code == 1006 && reason == SocketClusterCloseCode(code).standardText:
+            // The client does not say yet why the WebSocket failed (refused, unknown host, HTTP error).
+            return "no WebSocket connection (refused, unknown host, or an HTTP error instead of the upgrade)"
+        case .connectionFailed(let code, let reason):
+            return reason.isEmpty ? "the connection closed with code \(code)" : reason
+        case .handshakeRejected(let remote, let code):
+            return "the server refused the handshake with code \(code): \(remote.name): \(remote.message)"
+        case .remote(let remote):
+            return "\(remote.name): \(remote.message)"
+        default:
+            return error.message
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// The demo's entry point: parses the command line and runs the story, the broker or the chat.
+@main
+enum Demo {
+    static func main() async {
+        let command: Command
+        do {
+            command = try Command(arguments: Array(CommandLine.arguments.dropFirst()))
+        } catch {
+            Output.error("demo: \(error)")
+            Output.error(Command.usage)
+            exit(2)
+        }
+        switch command {
+        case .help:
+            Output.line(Command.usage)
+        case .story:
+            exit(await Story().run())
+        case .broker(let host, let port):
+            exit(await BrokerCommand(host: host, port: port).run())
+        case .chat(let url, let name, let room, let timeout):
+            exit(await ChatCommand(url: url, name: name, room: room, timeout: .seconds(timeout)).run())
+        }
+    }
+}

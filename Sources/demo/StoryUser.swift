@@ -1,0 +1,47 @@
+import Foundation
+import PubSubClient
+
+/// One participant of the story: a `PubSubClient` plus inboxes of what it receives.
+final class StoryUser: Sendable {
+    let name: String
+    /// This user's sender id in chat messages.
+    let from = ChatMessage.newSenderID()
+    let client: PubSubClient
+    /// Connection, auth and channel events, in order.
+    let events: Inbox<SessionEvent>
+
+    init(name: String, url: URL) throws {
+        // Reconnect after 200 ms, exactly (no randomness), so the story is quick and repeatable.
+        let configuration = SessionConfiguration(
+            address: try ServerAddress(url: url.absoluteString),
+            ackTimeout: .seconds(3),
+            reconnectPolicy: ReconnectPolicy(initialDelay: .milliseconds(200), randomness: .zero,
+                                             multiplier: 1.5, maxDelay: .seconds(2)))
+        self.name = name
+        client = PubSubClient(configuration: configuration)
+        events = Inbox(client.events())
+    }
+
+    /// A chat message from this user.
+    func says(_ type: ChatMessage.Kind, _ text: String? = nil) -> ChatMessage {
+        ChatMessage(type: type, name: name, text: text, from: from)
+    }
+
+    /// Subscribes to `channel`, waiting for the server's answer, and returns what arrives on it.
+    func join(_ channel: String) async throws -> Inbox<JSONValue?> {
+        try await client.subscribe(channel)
+        return Inbox(client.channel(channel))
+    }
+}
+
+extension Inbox where Element == JSONValue? {
+    /// The next chat message from `user` of kind `type`, skipping anything else.
+    func next(from user: StoryUser, _ type: ChatMessage.Kind, seenBy reader: String) async throws -> ChatMessage {
+        let publication = try await next("\(reader) seeing \(user.name)'s \(type.rawValue)") {
+            guard let message = ChatMessage($0) else { return false }
+            return message.from == user.from && message.type == type
+        }
+        guard let message = ChatMessage(publication) else { throw StoryError("unreadable publication") }
+        return message
+    }
+}

@@ -1,0 +1,48 @@
+@testable import demo
+import XCTest
+
+/// The demo's command line and its chat message format, tested in-process (DemoTests depends
+/// on the `demo` executable target, which SwiftPM allows to be imported by tests).
+final class CommandParsingTests: XCTestCase {
+    func testNoArgumentsRunsTheStory() throws {
+        XCTAssertEqual(try Command(arguments: []), .story)
+    }
+
+    func testBrokerTakesHostAndPortInBothSpellings() throws {
+        XCTAssertEqual(try Command(arguments: ["broker"]), .broker(host: "127.0.0.1", port: 8000))
+        XCTAssertEqual(try Command(arguments: ["broker", "--port", "0", "--host=0.0.0.0"]), .broker(host: "0.0.0.0", port: 0))
+    }
+
+    func testChatNeedsURLAndNameAndDefaultsTheRoom() throws {
+        XCTAssertEqual(try Command(arguments: ["chat", "--url", "ws://h/socketcluster/", "--name", "ann"]),
+                       .chat(url: "ws://h/socketcluster/", name: "ann", room: "lobby", timeout: 10))
+        XCTAssertEqual(try Command(arguments: ["chat", "--url=ws://h/", "--name=ann", "--room", "dev", "--timeout", "2"]),
+                       .chat(url: "ws://h/", name: "ann", room: "dev", timeout: 2))
+        XCTAssertThrowsError(try Command(arguments: ["chat", "--name", "ann"])) { error in
+            XCTAssertEqual("\(error)", "demo chat needs --url")
+        }
+        XCTAssertThrowsError(try Command(arguments: ["chat", "--url", "ws://h/"])) { error in
+            XCTAssertEqual("\(error)", "demo chat needs --name")
+        }
+    }
+
+    func testBadOptionsAreUsageErrors() {
+        XCTAssertThrowsError(try Command(arguments: ["broker", "--port", "70000"]))
+        XCTAssertThrowsError(try Command(arguments: ["broker", "--port"]))
+        XCTAssertThrowsError(try Command(arguments: ["broker", "--colour", "red"])) { error in
+            XCTAssertEqual("\(error)", "unknown option --colour for broker")
+        }
+        XCTAssertThrowsError(try Command(arguments: ["broker", "8000"]))
+        XCTAssertThrowsError(try Command(arguments: ["chat", "--url", "ws://h/", "--name", "ann", "--timeout", "0"]))
+    }
+
+    func testChatMessageRoundTripsThroughJSONAndRejectsOtherPayloads() throws {
+        let message = ChatMessage(type: .message, name: "bob", text: "hi", from: "abcdefgh")
+        XCTAssertEqual(message.json, ["type": "message", "name": "bob", "text": "hi", "from": "abcdefgh"])
+        XCTAssertEqual(ChatMessage(message.json), message)
+        XCTAssertEqual(ChatMessage(["type": "join", "name": "ann", "from": "x"])?.display, "* ann joined")
+        XCTAssertNil(ChatMessage(["type": "dance", "name": "ann", "from": "x"]))
+        XCTAssertNil(ChatMessage("hello"))
+        XCTAssertNil(ChatMessage(nil))
+    }
+}

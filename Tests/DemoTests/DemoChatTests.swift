@@ -1,0 +1,150 @@
+import Foundation
+import XCTest
+
+/// `demo broker` and `demo chat` driven through pipes, as a person at two terminals would.
+final class DemoChatTests: XCTestCase {
+    /// Starts `demo broker --port 0` and returns it with the URL it listens on.
+    private func startBroker() throws -> (DemoProcess, String) {
+        let broker = try DemoProcess(["broker", "--port", "0"])
+        XCTAssertTrue(broker.waitForOutput("(Ctrl-C stops it)"))
+        let line = broker.stdout.split(separator: "\n").first { $0.hasPrefix("broker listening on ") } ?? ""
+        let url = line.dropFirst("broker listening on ".count).prefix { $0 != " " }
+        return (broker, String(url))
+    }
+
+    func testTwoParticipantsSeeJoinTypingMessagesAndLeave() throws {
+        let (broker, url) = try startBroker()
+        XCTAssertTrue(url.hasPrefix("ws://127.0.0.1:") && url.hasSuffix("/socketcluster/"), url)
+
+        let alice = try DemoProcess(["chat", "--url", url, "--name", "alice"])
+        XCTAssertTrue(alice.waitForOutput("* connected to \(url) as alice, room lobby"))
+        let bob = try DemoProcess(["chat", "--url", url, "--name", "bob"])
+        XCTAssertTrue(bob.waitForOutput("* connected to \(url) as bob, room lobby"))
+
+        XCTAssertTrue(alice.waitForOutput("* bob joined"))
+        XCTAssertTrue(bob.waitForOutput("* alice is here"))
+
+        bob.type("Hel")
+        XCTAssertTrue(alice.waitForOutput("* bob is typing…"))
+        bob.type("lo alice\n")
+        XCTAssertTrue(alice.waitForOutput("<bob> Hello alice"))
+        alice.type("Hi bob\n")
+        XCTAssertTrue(bob.waitForOutput("<alice> Hi bob"))
+
+        bob.type("/quit\n")
+        XCTAssertEqual(bob.waitForExit(), 0, "stderr:\n\(bob.stderr)")
+        XCTAssertTrue(alice.waitForOutput("* bob left"))
+        XCTAssertFalse(bob.stdout.contains("<bob>"), "one's own messages are not echoed back")
+
+        alice.closeInput()
+        XCTAssertEqual(alice.waitForExit(), 0, "stderr:\n\(alice.stderr)")
+        XCTAssertEqual(alice.stderr, "")
+        XCTAssertEqual(bob.stderr, "")
+
+        // Both left with a normal close the broker saw.
+        XCTAssertTrue(broker.waitForOutput("disconnect"))
+        let closes = broker.stdout.split(separator: "\n").filter { $0.hasPrefix("disconnect ") }
+        XCTAssertEqual(closes.count, 2, broker.stdout)
+        XCTAssertTrue(closes.allSatisfy { $0.hasSuffix(" 1000") }, broker.stdout)
+
+        broker.interrupt()
+        XCTAssertEqual(broker.waitForExit(), 0)
+        XCTAssertTrue(broker.stdout.contains("SIGINT, stopping\nbroker stopped\n"), broker.stdout)
+    }
+
+    func testParticipantWhoVanishesIsAnnouncedAsLeftByTheBroker() throws {
+        let (broker, url) = try startBroker()
+        let alice = try DemoProcess(["chat", "--url", url, "--name", "alice"])
+        XCTAssertTrue(alice.waitForOutput("* connected to"))
+        let bob = try DemoProcess(["chat", "--url", url, "--name", "bob"])
+        XCTAssertTrue(alice.waitForOutput("* bob joined"))
+
+        // SIGKILL: bob cannot say goodbye; the broker publishes his leave when his socket drops.
+        kill(bob.processIdentifier, SIGKILL)
+        XCTAssertTrue(alice.waitForOutput("* bob left"))
+
+        alice.type("/quit\n")
+        XCTAssertEqual(alice.waitForExit(), 0)
+        broker.interrupt()
+        XCTAssertEqual(broker.waitForExit(), 0)
+    }
+
+    func testMalformedURLIsOneLineAndANonZeroExit() throws {
+        for url in ["http://127.0.0.1:8000/socketcluster/", "ws://", "127.0.0.1:8000"] {
+            let chat = try DemoProcess(["chat", "--url", url, "--name", "alice"])
+            chat.closeInput()
+            let status = chat.waitForExit()
+            XCTAssertNotNil(status)
+            XCTAssertNotEqual(status, 0, url)
+            XCTAssertEqual(Self.lines(chat.stderr).count, 1, chat.stderr)
+            XCTAssertTrue(chat.stderr.hasPrefix("demo chat: "), chat.stderr)
+            XCTAssertEqual(chat.stdout, "")
+        }
+    }
+
+    func testRefusedConnectionIsOneLineAndANonZeroExit() throws {
+        try assertChatFailsWithOneLine(url: "ws://127.0.0.1:\(try Self.closedPort())/socketcluster/")
+    }
+
+    func testWrongPathOnTheBrokerIsOneLineAndANonZeroExit() throws {
+        // The broker refuses any other path than /socketcluster/.
+        let (broker, url) = try startBroker()
+        let wrongPath = url.replacingOccurrences(of: "/socketcluster/", with: "/not-socketcluster/")
+        try assertChatFailsWithOneLine(url: wrongPath)
+        broker.interrupt()
+        XCTAssertEqual(broker.waitForExit(), 0)
+    }
+
+    func testWebServerAnsweringHTTP404IsOneLineAndANonZeroExit() throws {
+        let server = try HTTPNotFoundServer()
+        defer { server.stop() }
+        try assertChatFailsWithOneLine(url: "ws://127.0.0.1:\(server.port)/socketcluster/")
+    }
+
+    func testWebSocketServerThatNeverAnswersTheHandshakeIsOneLineAndANonZeroExit() async throws {
+        let server = try startSilentWebSocketServer()
+        let url = "ws://127.0.0.1:\(server.port)/socketcluster/"
+        try assertChatFailsWithOneLine(url: url, timeout: 1, saying: "no answer to the SocketCluster handshake")
+        await server.stop()
+    }
+
+    /// `demo chat --url url` exits non-zero with exactly one line on stderr naming the URL.
+    private func assertChatFailsWithOneLine(url: String, timeout: Int = 10, saying reason: String = "",
+                                            file: StaticString = #filePath, line: UInt = #line) throws {
+        let chat = try DemoProcess(["chat", "--url", url, "--name", "alice", "--timeout", "\(timeout)"])
+        chat.closeInput()
+        let status = chat.waitForExit()
+        XCTAssertNotNil(status, "still running", file: file, line: line)
+        XCTAssertNotEqual(status, 0, file: file, line: line)
+        XCTAssertEqual(Self.lines(chat.stderr).count, 1, chat.stderr, file: file, line: line)
+        XCTAssertTrue(chat.stderr.hasPrefix("demo chat: cannot chat on \(url): \(reason)"), chat.stderr, file: file, line: line)
+        XCTAssertEqual(chat.stdout, "", file: file, line: line)
+    }
+
+    func testUnknownCommandPrintsUsageAndExitsTwo() throws {
+        let demo = try DemoProcess(["dance"])
+        XCTAssertEqual(demo.waitForExit(), 2)
+        XCTAssertTrue(demo.stderr.hasPrefix("demo: unknown command dance\nusage: demo"), demo.stderr)
+    }
+
+    private static func lines(_ text: String) -> [Substring] {
+        text.split(separator: "\n", omittingEmptySubsequences: true)
+    }
+
+    /// A TCP port nothing listens on: bound to get a free number, then closed.
+    private static func closedPort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        }
+        guard bound else { throw POSIXError(.EADDRINUSE) }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
