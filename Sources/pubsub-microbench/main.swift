@@ -5,9 +5,25 @@ import Dispatch
 import Foundation
 import PubSubProtocol
 
+/// Command line: `[--seconds S]` (time per benchmark, default 1) and `[--filter TEXT]` (only the
+/// benchmarks whose name contains TEXT), e.g. to run one under valgrind.
+enum BenchSettings {
+    static let arguments = Array(CommandLine.arguments.dropFirst())
+    static let seconds: Double = value(after: "--seconds").flatMap(Double.init) ?? 1.0
+    static let filter: String? = value(after: "--filter")
+
+    static func value(after option: String) -> String? {
+        guard let index = arguments.firstIndex(of: option), index + 1 < arguments.count else { return nil }
+        return arguments[index + 1]
+    }
+
+    static func selects(_ name: String) -> Bool { filter.map { name.contains($0) } ?? true }
+}
+
 /// Runs `body` (which handles `bytesPerRun` bytes and `opsPerRun` operations) repeatedly for at
 /// least `seconds` after a warm-up, and prints the rates (GB/s = 1e9 bytes per second).
-func measure(_ name: String, bytesPerRun: Int, opsPerRun: Int, seconds: Double = 1.0, _ body: () -> Int) {
+func measure(_ name: String, bytesPerRun: Int, opsPerRun: Int, seconds: Double = BenchSettings.seconds, _ body: () -> Int) {
+    guard BenchSettings.selects(name) else { return }
     var checksum = 0
     for _ in 0..<3 { checksum &+= body() }
     var runs = 0
