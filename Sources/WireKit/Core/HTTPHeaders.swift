@@ -84,6 +84,20 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     public var description: String { fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n") }
 }
 
+extension UnsafeBufferPointer<UInt8> {
+    /// ASCII case-insensitive equality of two byte buffers.
+    func wireKitEqualsIgnoringASCIICase(_ other: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard count == other.count else { return false }
+        for i in 0..<count where self[i] != other[i] {
+            let x = self[i], y = other[i]
+            let lx = (x >= 0x41 && x <= 0x5A) ? x | 0x20 : x
+            let ly = (y >= 0x41 && y <= 0x5A) ? y | 0x20 : y
+            if lx != ly { return false }
+        }
+        return true
+    }
+}
+
 extension Collection<UInt8> {
     /// ASCII case-insensitive equality of two byte sequences.
     func wireKitEqualsIgnoringASCIICase(_ other: some Collection<UInt8>) -> Bool {
@@ -102,6 +116,11 @@ extension StringProtocol {
     func wireKitEqualsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
         let a = utf8, b = other.utf8
         guard a.count == b.count else { return false }
+        // Native strings: compare the contiguous bytes directly.
+        let contiguous = a.withContiguousStorageIfAvailable { x in
+            b.withContiguousStorageIfAvailable { y in x.wireKitEqualsIgnoringASCIICase(y) }
+        }
+        if let contiguous, let result = contiguous { return result }
         for (x, y) in zip(a, b) where x != y {
             let lx = (x >= 0x41 && x <= 0x5A) ? x | 0x20 : x
             let ly = (y >= 0x41 && y <= 0x5A) ? y | 0x20 : y
