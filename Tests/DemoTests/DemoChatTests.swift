@@ -69,6 +69,21 @@ final class DemoChatTests: XCTestCase {
         XCTAssertEqual(broker.waitForExit(), 0)
     }
 
+    func testBrokerStopsCleanlyOnSIGTERMAndTheChatSaysItIsReconnecting() throws {
+        let (broker, url) = try startBroker()
+        let alice = try DemoProcess(["chat", "--url", url, "--name", "alice", "--timeout", "1"])
+        XCTAssertTrue(alice.waitForOutput("* connected to"))
+
+        kill(broker.processIdentifier, SIGTERM)
+        XCTAssertEqual(broker.waitForExit(), 0)
+        XCTAssertTrue(broker.stdout.contains("SIGTERM, stopping\n"), broker.stdout)
+        XCTAssertTrue(broker.stdout.hasSuffix(" 1001\nbroker stopped\n"), "alice closed with 1001 first: \(broker.stdout)")
+        XCTAssertTrue(alice.waitForOutput("* connection lost (1001 Socket was disconnected), reconnecting…"))
+
+        alice.type("/quit\n")
+        XCTAssertEqual(alice.waitForExit(), 0, "leaving works without a server too")
+    }
+
     func testMalformedURLIsOneLineAndANonZeroExit() throws {
         for url in ["http://127.0.0.1:8000/socketcluster/", "ws://", "127.0.0.1:8000"] {
             let chat = try DemoProcess(["chat", "--url", url, "--name", "alice"])
