@@ -14,6 +14,7 @@ public struct AuthStatus: Sendable, Equatable {
     /// The JWT payload decoded from `signedToken` (a string if it is not JSON).
     public var token: JSONValue?
 
+    /// Not authenticated, no token.
     public static let unauthenticated = AuthStatus(state: .unauthenticated, signedToken: nil, token: nil)
 
     /// The token's `exp` claim in seconds since 1970, if it has one.

@@ -8,6 +8,7 @@ public struct KeychainTokenStore: TokenStore {
     /// The Keychain service the tokens are filed under.
     public let service: String
 
+    /// A store filing tokens under `service`.
     public init(service: String = "PubSubClient.authToken") { self.service = service }
 
     private func query(_ name: String) -> [String: Any] {

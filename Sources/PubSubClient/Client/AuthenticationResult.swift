@@ -5,6 +5,7 @@ public struct AuthenticationResult: Sendable, Equatable {
     /// Why not, for soft refusals (e.g. `AuthTokenNotBeforeError`).
     public var authError: RemoteError?
 
+    /// A verdict as the server gave it.
     public init(isAuthenticated: Bool, authError: RemoteError?) {
         self.isAuthenticated = isAuthenticated
         self.authError = authError

@@ -237,8 +237,11 @@ public final class ScClient: Sendable {
 
 /// A close code and reason, exactly as received or sent.
 public struct CloseInfo: Sendable, Equatable {
+    /// The close code (raw, 4000–4999 included).
     public var code: UInt16
+    /// The close reason, or the standard text when the close frame had none.
     public var reason: String
+    /// A code and reason.
     public init(code: UInt16, reason: String) {
         self.code = code
         self.reason = reason

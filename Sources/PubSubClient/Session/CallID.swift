@@ -4,6 +4,7 @@
 public struct CallID: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Sequence number, unique for the lifetime of one session.
     public let rawValue: UInt64
+    /// Wraps a sequence number.
     public init(rawValue: UInt64) { self.rawValue = rawValue }
     public static func < (lhs: CallID, rhs: CallID) -> Bool { lhs.rawValue < rhs.rawValue }
     public var description: String { "call#\(rawValue)" }
@@ -15,6 +16,7 @@ public struct ServerRequestID: Sendable, Hashable, CustomStringConvertible {
     public let connection: UInt64
     /// The server's `cid`, echoed as `rid` in the reply.
     public let cid: Int64
+    /// Identifies request `cid` on connection number `connection`.
     public init(connection: UInt64, cid: Int64) {
         self.connection = connection
         self.cid = cid
@@ -25,7 +27,9 @@ public struct ServerRequestID: Sendable, Hashable, CustomStringConvertible {
 /// Identifies one transport (WebSocket) opened by the session, so events from a transport that
 /// was already abandoned are ignored.
 public struct TransportID: Sendable, Hashable, CustomStringConvertible {
+    /// Sequence number of the transport within its session.
     public let rawValue: UInt64
+    /// Wraps a sequence number.
     public init(rawValue: UInt64) { self.rawValue = rawValue }
     public var description: String { "transport#\(rawValue)" }
 }

@@ -8,7 +8,7 @@ extension ClientSession {
         let call = makeCallID()
         let timeout = (ackTimeout ?? configuration.ackTimeout).wholeMilliseconds
         do {
-            try submit(.invoke(event: Event.authenticate, data: .string(signedToken),
+            try submit(.invoke(event: BuiltInEvent.authenticate, data: .string(signedToken),
                                purpose: .authenticate(call, token: signedToken)),
                        deadline: now.advanced(by: timeout), now: now)
         } catch {
@@ -23,7 +23,7 @@ extension ClientSession {
         fireTimers(now: now)
         removeStoredToken()
         if state != .closed {
-            try? submit(.transmit(event: Event.removeAuthToken, data: nil),
+            try? submit(.transmit(event: BuiltInEvent.removeAuthToken, data: nil),
                         deadline: now.advanced(by: configuration.ackTimeout.wholeMilliseconds), now: now)
         }
         becomeUnauthenticated()
@@ -38,7 +38,7 @@ extension ClientSession {
         switch result {
         case .success(let data):
             guard let isAuthenticated = data?["isAuthenticated"]?.boolValue else {
-                complete(call, .failure(.invalidResponse(event: Event.authenticate,
+                complete(call, .failure(.invalidResponse(event: BuiltInEvent.authenticate,
                                                          detail: "isAuthenticated is missing or not a boolean")))
                 return
             }

@@ -33,7 +33,7 @@ extension ClientSession {
         fireTimers(now: now)
         guard removeChannel(channel) else { return }
         if state == .open {
-            send(.transmit(event: Event.unsubscribe, data: .string(decorate(channel))))
+            send(.transmit(event: BuiltInEvent.unsubscribe, data: .string(decorate(channel))))
         }
     }
 
@@ -47,9 +47,9 @@ extension ClientSession {
         if state == .open {
             let cid = acks.allocateCid()
             let timeout = (ackTimeout ?? configuration.ackTimeout).wholeMilliseconds
-            acks.register(PendingCall(cid: cid, event: Event.unsubscribe, purpose: .user(call),
+            acks.register(PendingCall(cid: cid, event: BuiltInEvent.unsubscribe, purpose: .user(call),
                                       deadline: now.advanced(by: timeout)))
-            send(.invoke(event: Event.unsubscribe, data: .string(decorate(channel)), cid: cid))
+            send(.invoke(event: BuiltInEvent.unsubscribe, data: .string(decorate(channel)), cid: cid))
         } else {
             complete(call, .success(nil))
         }
@@ -58,13 +58,13 @@ extension ClientSession {
 
     /// Publishes without an ack (a `#publish` transmit). Queued while not open.
     public mutating func publish(_ channel: String, data: JSONValue?, now: SessionInstant) throws(PubSubError) {
-        try transmit(Event.publish, data: publishPayload(channel, data), now: now)
+        try transmit(BuiltInEvent.publish, data: publishPayload(channel, data), now: now)
     }
 
     /// Publishes with an ack (a `#publish` invoke); completes when the server accepted it.
     public mutating func publishWithAck(_ channel: String, data: JSONValue?, ackTimeout: Duration? = nil,
                                         now: SessionInstant) -> CallID {
-        invoke(Event.publish, data: publishPayload(channel, data), ackTimeout: ackTimeout, now: now)
+        invoke(BuiltInEvent.publish, data: publishPayload(channel, data), ackTimeout: ackTimeout, now: now)
     }
 
     /// The state of `channel` (unsubscribed when unknown).
@@ -99,10 +99,10 @@ extension ClientSession {
             if channel.options.waitForAuth { payload["waitForAuth"] = true }
             if let data = channel.options.data, data.isTruthy { payload["data"] = data }
             let cid = acks.allocateCid()
-            acks.register(PendingCall(cid: cid, event: Event.subscribe, purpose: .subscribe(channel: channel.name),
+            acks.register(PendingCall(cid: cid, event: BuiltInEvent.subscribe, purpose: .subscribe(channel: channel.name),
                                       deadline: nil))
             channels.markSubscribeSent(channel.name, cid: cid)
-            send(.invoke(event: Event.subscribe, data: .object(payload), cid: cid))
+            send(.invoke(event: BuiltInEvent.subscribe, data: .object(payload), cid: cid))
             emit(.subscribeRequested(channel: channel.name, options: channel.options))
         }
     }

@@ -75,7 +75,7 @@ extension ClientSession {
 
     mutating func handleTransmit(event: String, data: JSONValue?, now: SessionInstant) {
         switch event {
-        case Event.publish:
+        case BuiltInEvent.publish:
             guard let channel = data?["channel"]?.stringValue else {
                 emit(.error(.malformedPacket(detail: "#publish without a string channel")))
                 return
@@ -84,19 +84,19 @@ extension ClientSession {
             if channels.state(of: name) != .unsubscribed {
                 emit(.publication(channel: name, data: data?["data"]))
             }
-        case Event.kickOut:
+        case BuiltInEvent.kickOut:
             guard let channel = data?["channel"]?.stringValue else {
                 emit(.error(.malformedPacket(detail: "#kickOut without a string channel")))
                 return
             }
             kickOut(channel: undecorate(channel), message: data?["message"]?.stringValue)
-        case Event.setAuthToken:
+        case BuiltInEvent.setAuthToken:
             guard let token = data?["token"]?.stringValue else {
                 emit(.error(.malformedPacket(detail: "No token data provided by #setAuthToken event")))
                 return
             }
             acceptServerToken(token)
-        case Event.removeAuthToken:
+        case BuiltInEvent.removeAuthToken:
             removeTokenOnServerRequest()
         default:
             emit(.message(event: event, data: data))
@@ -105,7 +105,7 @@ extension ClientSession {
 
     mutating func handleInvoke(event: String, data: JSONValue?, cid: Int64, now: SessionInstant) {
         switch event {
-        case Event.setAuthToken:
+        case BuiltInEvent.setAuthToken:
             if let token = data?["token"]?.stringValue {
                 acceptServerToken(token)
                 send(.response(rid: cid, result: .success(nil)))
@@ -114,7 +114,7 @@ extension ClientSession {
                                                   message: "No token data provided by #setAuthToken event")
                 send(.response(rid: cid, result: .failure(error)))
             }
-        case Event.removeAuthToken:
+        case BuiltInEvent.removeAuthToken:
             removeTokenOnServerRequest()
             send(.response(rid: cid, result: .success(nil)))
         default:

@@ -124,11 +124,11 @@ public struct ClientSession: Sendable {
         connectDeadline = nil
         ping.start(timeout: configuration.connectTimeout.wholeMilliseconds, now: now)
         let cid = acks.allocateCid()
-        acks.register(PendingCall(cid: cid, event: Event.handshake, purpose: .handshake,
+        acks.register(PendingCall(cid: cid, event: BuiltInEvent.handshake, purpose: .handshake,
                                   deadline: now.advanced(by: configuration.ackTimeout.wholeMilliseconds)))
         handshakeToken = storedToken
         let data: JSONValue = .object(["authToken": storedToken.map(JSONValue.string) ?? .null])
-        send(.invoke(event: Event.handshake, data: data, cid: cid), batchable: false)
+        send(.invoke(event: BuiltInEvent.handshake, data: data, cid: cid), batchable: false)
     }
 
     /// A text frame arrived on transport `id`.
@@ -235,7 +235,7 @@ public struct ClientSession: Sendable {
             }
         }
         for channel in channels.suspendAll() {
-            let error = PubSubError.badConnection(event: Event.subscribe, kind: kind, code: code, reason: reportedReason)
+            let error = PubSubError.badConnection(event: BuiltInEvent.subscribe, kind: kind, code: code, reason: reportedReason)
             for waiter in channel.waiters { complete(waiter, .failure(error)) }
             if channel.state == .subscribed {
                 emit(.channelStateChanged(channel: channel.name, old: .subscribed, new: .pending))
@@ -294,7 +294,7 @@ public struct ClientSession: Sendable {
             for call in acks.expire(now: now) {
                 switch call.purpose {
                 case .handshake:
-                    rejectHandshake(.timeout(event: Event.handshake), code: 4003,
+                    rejectHandshake(.timeout(event: BuiltInEvent.handshake), code: 4003,
                                     reason: "TimeoutError: Event response for #handshake event timed out", now: now)
                 case .user(let id), .authenticate(let id, _):
                     complete(id, .failure(.timeout(event: call.event)))

@@ -9,6 +9,7 @@ public struct HandshakeInfo: Sendable, Equatable {
     /// Why the token sent in the handshake was rejected, when it was.
     public var authError: RemoteError?
 
+    /// The handshake fields as reported.
     public init(id: String, pingTimeout: Int64, isAuthenticated: Bool, authError: RemoteError?) {
         self.id = id
         self.pingTimeout = pingTimeout

@@ -24,8 +24,9 @@ struct PingMonitor: Sendable {
     }
 
     /// A ping arrived: the timer runs again for the current timeout.
+    /// A non-positive timeout (a server sending nonsense) runs no timer rather than closing at once.
     mutating func restart(now: SessionInstant) {
-        deadline = disabled ? nil : now.advanced(by: timeout)
+        deadline = disabled || timeout <= 0 ? nil : now.advanced(by: timeout)
     }
 
     mutating func stop() { deadline = nil }

@@ -3,8 +3,11 @@
 public struct ServerAddress: Sendable, Hashable {
     /// One query parameter; repeated names are allowed and kept in order.
     public struct QueryItem: Sendable, Hashable {
+        /// Parameter name (form-encoded on the wire).
         public var name: String
+        /// Parameter value (form-encoded on the wire).
         public var value: String
+        /// One `name=value` pair.
         public init(_ name: String, _ value: String) {
             self.name = name
             self.value = value

@@ -35,6 +35,7 @@ public struct SessionConfiguration: Sendable {
     /// Source of uniform random numbers in `0..<1` for back-off jitter; injectable for tests.
     public var random: @Sendable () -> Double
 
+    /// Options for `address`; every other parameter defaults to the JS client's value.
     public init(address: ServerAddress,
                 headers: [String: String] = [:],
                 protocolVersion: PingProtocolVersion = .v2,

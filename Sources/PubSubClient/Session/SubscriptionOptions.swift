@@ -7,6 +7,7 @@ public struct SubscriptionOptions: Sendable, Hashable {
     /// Local ordering hint: pending channels are subscribed highest priority first. Never sent.
     public var priority: Int
 
+    /// Options; the defaults subscribe at once, with no data, at priority 0.
     public init(waitForAuth: Bool = false, data: JSONValue? = nil, priority: Int = 0) {
         self.waitForAuth = waitForAuth
         self.data = data

@@ -25,6 +25,21 @@ final class PubSubClientFaceTests: XCTestCase {
         XCTAssertTrue(server.received.contains(#"{"event":"echo","data":{"bin":{"base64":true,"data":"aGk="}},"cid":3}"#))
     }
 
+    struct Upload: Codable, Equatable {
+        var name: String
+        var bytes: Data
+    }
+
+    func testCodableDataTravelsAsTheBase64Wrapper() async throws {
+        let server = FakeServer()
+        let client = makeClient(server)
+        try await client.connect()
+        let upload = Upload(name: "a", bytes: Data([0, 255, 104]))
+        let echoed = try await client.invoke("echo", upload, as: Upload.self)
+        XCTAssertEqual(echoed, upload)
+        XCTAssertTrue(server.received.contains(#"{"event":"echo","data":{"bytes":{"base64":true,"data":"AP9o"},"name":"a"},"cid":2}"#))
+    }
+
     func testInvokeFailsWithTimeoutWhenUnanswered() async throws {
         let server = FakeServer()
         let client = makeClient(server)
