@@ -14,7 +14,7 @@ final class StoryUser: Sendable {
         // Reconnect after 200 ms, exactly (no randomness), so the story is quick and repeatable.
         let configuration = SessionConfiguration(
             address: try ServerAddress(url: url.absoluteString),
-            ackTimeout: .seconds(3),
+            ackTimeout: .seconds(5),
             reconnectPolicy: ReconnectPolicy(initialDelay: .milliseconds(200), randomness: .zero,
                                              multiplier: 1.5, maxDelay: .seconds(2)))
         self.name = name
