@@ -48,8 +48,8 @@ struct ChatCommand {
         let incoming = Task { await Self.showRoom(publications, console: console, me: me, answer: here,
                                                   client: client, channel: channel) }
         let connection = Task { await Self.showConnection(client.events(), console: console) }
-        // Ctrl-C leaves the room like /quit.
-        Signals.handle([SIGINT]) { _ in console.interrupt() }
+        // Ctrl-C (and SIGTERM, SIGHUP) leave the room like /quit, restoring the terminal.
+        Signals.handle([SIGINT, SIGTERM, SIGHUP]) { _ in console.interrupt() }
         console.show("* connected to \(url) as \(name), room \(room) (type a message, /quit to leave)")
 
         var lastTyping: ContinuousClock.Instant?

@@ -3,9 +3,11 @@ import PubSubClient
 
 /// One participant of the story: a `PubSubClient` plus inboxes of what it receives.
 final class StoryUser: Sendable {
+    /// The name shown in the story and in chat messages.
     let name: String
     /// This user's sender id in chat messages.
     let from = ChatMessage.newSenderID()
+    /// This user's connection.
     let client: PubSubClient
     /// Connection, auth and channel events, in order.
     let events: Inbox<SessionEvent>
