@@ -52,6 +52,25 @@ final class DemoChatTests: XCTestCase {
         XCTAssertTrue(broker.stdout.contains("SIGINT, stopping\nbroker stopped\n"), broker.stdout)
     }
 
+    func testCtrlCLeavesTheRoomLikeQuit() throws {
+        let (broker, url) = try startBroker()
+        let alice = try DemoProcess(["chat", "--url", url, "--name", "alice"])
+        XCTAssertTrue(alice.waitForOutput("* connected to"))
+        let bob = try DemoProcess(["chat", "--url", url, "--name", "bob"])
+        XCTAssertTrue(alice.waitForOutput("* bob joined"))
+        XCTAssertTrue(bob.waitForOutput("* connected to"))
+
+        bob.interrupt()
+        XCTAssertEqual(bob.waitForExit(), 0, "stderr:\n\(bob.stderr)")
+        XCTAssertTrue(alice.waitForOutput("* bob left"))
+        XCTAssertTrue(broker.waitForOutput(" 1000\n"), "bob closed normally")
+
+        alice.closeInput()
+        XCTAssertEqual(alice.waitForExit(), 0)
+        broker.interrupt()
+        XCTAssertEqual(broker.waitForExit(), 0)
+    }
+
     func testParticipantWhoVanishesIsAnnouncedAsLeftByTheBroker() throws {
         let (broker, url) = try startBroker()
         let alice = try DemoProcess(["chat", "--url", url, "--name", "alice"])
