@@ -29,6 +29,8 @@ public final class PubSubClient: Sendable {
     public var isConnected: Bool { state == .open }
     /// Server-assigned socket id while open.
     public var id: String? { driver.read(\.socketID) }
+    /// The handshake response (id, pingTimeout, isAuthenticated, authError) while open.
+    public var handshake: HandshakeInfo? { driver.read(\.handshake) }
     /// Authentication state, signed token and decoded payload.
     public var auth: AuthStatus { driver.read(\.auth) }
     /// Subscribed channels (plus pending ones when `includePending`).
@@ -50,9 +52,8 @@ public final class PubSubClient: Sendable {
             // Everything happens on the driver queue, so no event can slip in between.
             driver.run { session, now in
                 waiter.continuation = continuation
-                if session.state == .open, let id = session.socketID {
-                    waiter.finish(.success(HandshakeInfo(id: id, pingTimeout: session.pingTimeout,
-                                                         isAuthenticated: session.auth.state == .authenticated, authError: nil)))
+                if session.state == .open, let info = session.handshake {
+                    waiter.finish(.success(info))
                     return
                 }
                 let listener = driver.addListener { event in

@@ -212,6 +212,11 @@ public final class ScClient: Sendable {
     /// Removes the token here and on the server.
     public func deauthenticate() { driver.run { session, now in session.deauthenticate(now: now) } }
 
+    /// Stores `token` for the next handshake (socketcluster-client-swift's `setAuthToken`).
+    public func setAuthToken(token: String?) {
+        driver.run { session, now in session.setTokenForNextHandshake(token, now: now) }
+    }
+
     /// The signed token, while authenticated.
     public func getAuthToken() -> String? { driver.read(\.auth.signedToken) }
 

@@ -29,6 +29,13 @@ extension ClientSession {
         becomeUnauthenticated()
     }
 
+    /// Puts `signedToken` in the token store (nil removes it) so the next handshake sends it;
+    /// the current connection is not re-authenticated (use `authenticate` for that).
+    public mutating func setTokenForNextHandshake(_ signedToken: String?, now: SessionInstant) {
+        fireTimers(now: now)
+        if let signedToken { saveToken(signedToken) } else { removeStoredToken() }
+    }
+
     /// The token the next handshake will send (the token store's copy).
     public var tokenForNextHandshake: String? { storedToken }
 

@@ -59,6 +59,7 @@ extension ClientSession {
                                      isAuthenticated: data["isAuthenticated"]?.boolValue ?? false,
                                      authError: authError)
             socketID = info.id
+            handshake = info
             ping.start(timeout: max(0, pingTimeout), now: now)
             setState(.open)
             if info.isAuthenticated, let token = handshakeToken {

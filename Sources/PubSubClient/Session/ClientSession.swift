@@ -10,6 +10,8 @@ public struct ClientSession: Sendable {
     public internal(set) var state: ConnectionState = .closed
     /// Server-assigned socket id while open.
     public internal(set) var socketID: String?
+    /// The handshake response of the current connection, while open.
+    public internal(set) var handshake: HandshakeInfo?
     /// Current authentication.
     public internal(set) var auth: AuthStatus = .unauthenticated
     /// Failed connection attempts since the last successful handshake.
@@ -54,9 +56,14 @@ public struct ClientSession: Sendable {
 
     /// When `tick(now:)` must be called next, if any timer runs.
     public var nextDeadline: SessionInstant? {
-        [acks.nextDeadline, outbound.nextDeadline, ping.deadline, connectDeadline, reconnectDeadline]
-            .compactMap { $0 }
-            .min()
+        // Called on every input, so no intermediate array.
+        func earlier(_ a: SessionInstant?, _ b: SessionInstant?) -> SessionInstant? {
+            guard let a else { return b }
+            guard let b else { return a }
+            return min(a, b)
+        }
+        return earlier(earlier(earlier(acks.nextDeadline, outbound.nextDeadline), earlier(ping.deadline, connectDeadline)),
+                       reconnectDeadline)
     }
 
     /// Invokes written and not answered yet.
@@ -222,6 +229,7 @@ public struct ClientSession: Sendable {
         connectDeadline = nil
         ping.stop()
         socketID = nil
+        handshake = nil
         handshakeToken = nil
         batch = nil
         batchCids = []

@@ -17,6 +17,8 @@ final class PubSubClientFaceTests: XCTestCase {
         let client = makeClient(server)
         let info = try await client.connect()
         XCTAssertEqual(info.id, "fake-socket")
+        let again = try await client.connect()
+        XCTAssertEqual(again, info, "connecting an open client returns its handshake")
         XCTAssertTrue(client.isConnected)
         let echoed = try await client.invoke("echo", Greeting(name: "ann", count: 2), as: Greeting.self)
         XCTAssertEqual(echoed, Greeting(name: "ann", count: 2))

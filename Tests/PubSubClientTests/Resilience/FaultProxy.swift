@@ -24,6 +24,9 @@ final class FaultProxy: @unchecked Sendable {
     private let listener: TCPListener
     private var pairs: [ObjectIdentifier: Pair] = [:]
     private var refusing = false
+    private var _refused = 0
+    /// Connections closed at once while refusing.
+    var refusedCount: Int { queue.sync { _refused } }
     var targetPort: Int
     let port: Int
 
@@ -50,6 +53,7 @@ final class FaultProxy: @unchecked Sendable {
     private func accept(_ client: TCPTransport) {
         queue.async { [self] in
             if refusing {
+                _refused += 1
                 client.start(queue: queue) { _ in }
                 client.close()
                 return

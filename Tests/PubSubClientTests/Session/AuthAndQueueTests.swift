@@ -75,6 +75,17 @@ final class AuthAndQueueTests: XCTestCase {
         XCTAssertTrue(harness.events.contains(.authTokenRemoved(oldSignedToken: Self.token)))
     }
 
+    func testTokenSetForTheNextHandshakeIsSentAndStored() {
+        var harness = SessionHarness()
+        harness.session.setTokenForNextHandshake(Self.token, now: harness.now)
+        harness.drain()
+        XCTAssertEqual(harness.savedTokens, [Self.token])
+        harness.session.connect(now: harness.now)
+        harness.drain()
+        harness.openTransport()
+        XCTAssertEqual(harness.sent.first, ##"{"event":"#handshake","data":{"authToken":"\##(Self.token)"},"cid":1}"##)
+    }
+
     // MARK: Outbound queue
 
     func testQueuedCallsKeepTheirOrderAndTheirEnqueueTimeTimeouts() {
