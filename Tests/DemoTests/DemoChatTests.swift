@@ -155,6 +155,18 @@ final class DemoChatTests: XCTestCase {
         XCTAssertEqual(chat.stdout, "", file: file, line: line)
     }
 
+    func testBrokerOnABusyPortIsOneLineAndANonZeroExit() throws {
+        let (first, url) = try startBroker()
+        let port = url.split(separator: ":").last?.prefix { $0.isNumber } ?? ""
+        let second = try DemoProcess(["broker", "--port", String(port)])
+        XCTAssertEqual(second.waitForExit(), 1)
+        XCTAssertEqual(Self.lines(second.stderr).count, 1, second.stderr)
+        XCTAssertTrue(second.stderr.contains("address already in use"), second.stderr)
+        XCTAssertEqual(second.stdout, "")
+        first.interrupt()
+        XCTAssertEqual(first.waitForExit(), 0)
+    }
+
     func testUnknownCommandPrintsUsageAndExitsTwo() throws {
         let demo = try DemoProcess(["dance"])
         XCTAssertEqual(demo.waitForExit(), 2)
