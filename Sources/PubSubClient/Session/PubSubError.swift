@@ -45,9 +45,10 @@ public enum PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The call was cancelled by the caller before it completed (a late answer is ignored).
     case cancelled(event: String)
     /// `connect()` failed: the attempt closed with `code` before its handshake completed.
-    /// `underlying` is the transport's typed reason when it failed (refused, unknown host, HTTP
-    /// status of a rejected upgrade, TLS); nil when the server closed the connection.
-    case connectionFailed(code: UInt16, reason: String, underlying: WebSocketError? = nil)
+    case connectionFailed(code: UInt16, reason: String)
+    /// `connect()` failed because the WebSocket itself failed: refused, unknown host, HTTP
+    /// status of a rejected upgrade, TLS, timeouts. Switch on WireKit's typed reason.
+    case webSocket(WebSocketError)
     /// The channel was unsubscribed (or kicked out) before its subscription completed.
     case channelClosed(channel: String)
     /// The client was disconnected by the user (or never connected) and the call needs a
@@ -75,6 +76,7 @@ public enum PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notConnected: return "BadConnectionError"
         case .channelClosed: return "ChannelClosedError"
         case .connectionFailed: return "BadConnectionError"
+        case .webSocket: return "WebSocketError"
         case .cancelled: return "CancellationError"
         }
     }
@@ -103,9 +105,9 @@ public enum PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidArgument(let detail): return detail
         case .notConnected(let event): return "Event \(event) needs a connection and the client is disconnected"
         case .cancelled(let event): return "Event \(event) was cancelled before it completed"
-        case .connectionFailed(let code, let reason, let underlying):
-            let detail = reason.isEmpty ? underlying.map { "\($0)" } ?? "" : reason
-            return "The connection closed with code \(code) before its handshake completed" + (detail.isEmpty ? "" : ": \(detail)")
+        case .connectionFailed(let code, let reason):
+            return "The connection closed with code \(code) before its handshake completed" + (reason.isEmpty ? "" : ": \(reason)")
+        case .webSocket(let error): return error.description
         case .channelClosed(let channel): return "Channel \(channel) was unsubscribed before its subscription completed"
         }
     }
