@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import WireKit
 
 /// The SocketCluster client with async/await: `connect`, `invoke`, `transmit`, channels as
 /// `AsyncStream`s, receivers, procedures and an event stream. Thread-safe: everything runs on
@@ -42,8 +43,10 @@ public final class PubSubClient: Sendable {
 
     // MARK: Connection
 
-    /// Connects and waits for the handshake. Returns at once if already open. Throws
-    /// `connectionFailed(code:reason:)` if the attempt closes first (a reconnect may follow).
+    /// Connects and waits for the handshake. Returns at once if already open. If the attempt
+    /// ends first (a reconnect may follow), throws `webSocket(_:)` with WireKit's typed reason
+    /// when the WebSocket itself failed (refused, unknown host, HTTP status, TLS), else
+    /// `connectionFailed(code:reason:)` (the server closed it, or the handshake timed out).
     @discardableResult
     public func connect() async throws -> HandshakeInfo {
         let waiter = ConnectWaiter()
@@ -59,7 +62,10 @@ public final class PubSubClient: Sendable {
                 let listener = driver.addListener { event in
                     switch event {
                     case .connected(let info): waiter.finish(.success(info))
-                    case .connectAbort(let code, let reason): waiter.finish(.failure(PubSubError.connectionFailed(code: code, reason: reason)))
+                    case .connectAbort(_, _, let error?):
+                        waiter.finish(.failure(PubSubError.webSocket(error)))
+                    case .connectAbort(let code, let reason, nil):
+                        waiter.finish(.failure(PubSubError.connectionFailed(code: code, reason: reason)))
                     default: break
                     }
                 }
@@ -72,6 +78,15 @@ public final class PubSubClient: Sendable {
     /// Closes with `code` and `reason` (sent to the server) and stops reconnecting.
     public func disconnect(code: UInt16 = 1000, reason: String = "") {
         driver.run { session, now in session.disconnect(code: code, reason: reason, now: now) }
+    }
+
+    /// Closes like `disconnect(code:reason:)`, then waits until the WebSocket closing handshake
+    /// finished or timed out (`WebSocketOptions.closeTimeout`, default 5 s), so a process may
+    /// exit right after without the server seeing 1006. Returns how the WebSocket ended; nil
+    /// when no connection was open or opening.
+    @discardableResult
+    public func close(code: UInt16 = 1000, reason: String = "") async -> WebSocketCloseInfo? {
+        await driver.disconnectAndWait(code: code, reason: reason)
     }
 
     /// Closes (if needed) and connects again at once.
@@ -175,9 +190,18 @@ public final class PubSubClient: Sendable {
     // MARK: Auth
 
     /// Authenticates with a signed token (`#authenticate`).
-    public func authenticate(_ signedToken: String) async throws -> AuthenticationResult {
-        AuthenticationResult(try await call { session, now in session.authenticate(signedToken, now: now) })
+    public func authenticate(_ signedToken: String, ackTimeout: Duration? = nil) async throws -> AuthenticationResult {
+        AuthenticationResult(try await call { session, now in session.authenticate(signedToken, ackTimeout: ackTimeout, now: now) })
     }
+
+    /// Stores `signedToken` in the token store (nil removes it) for the next handshake; the
+    /// current connection is not re-authenticated (`authenticate(_:)` does that).
+    public func setAuthToken(_ signedToken: String?) {
+        driver.run { session, now in session.setTokenForNextHandshake(signedToken, now: now) }
+    }
+
+    /// The token the next handshake sends (the token store's copy), nil when there is none.
+    public var authTokenForNextHandshake: String? { driver.read(\.tokenForNextHandshake) }
 
     /// Removes the token here and on the server.
     public func deauthenticate() {
