@@ -31,6 +31,7 @@ public final class ScClient: Sendable {
                 guard let self else { return }
                 // On the driver queue, so the handshake's events are seen in order.
                 let authentication = listeners.authenticationChange(for: event)
+                let lost = listeners.lostConnection(for: event)
                 let basic = listeners.basic
                 let auth = listeners.auth
                 let any = listeners.any
@@ -39,10 +40,10 @@ public final class ScClient: Sendable {
                     case .connected: basic?.onConnect?(self)
                     case .connectAbort(let code, let reason, let error):
                         basic?.onConnectError?(self, CloseInfo(code: code, reason: reason, error: error))
-                    case .disconnected(let code, let reason): basic?.onDisconnect?(self, CloseInfo(code: code, reason: reason))
                     case .authenticated(let token, _): auth?.onSetAuthentication?(self, token)
                     default: break
                     }
+                    if let lost { basic?.onDisconnect?(self, lost) }
                     if let authentication { auth?.onAuthentication?(self, authentication) }
                     any?(self, event)
                 }
@@ -283,7 +284,7 @@ public struct CloseInfo: Sendable, Equatable {
     /// The close reason, or the standard text when the close frame had none.
     public var reason: String
     /// Why the WebSocket failed, when it did (refused, unknown host, HTTP status of a rejected
-    /// upgrade, TLS). Set for connection attempts (`onConnectError`).
+    /// upgrade, TLS, a connection reset). Nil when the peer closed with a close frame.
     public var error: WebSocketError?
     /// A code, reason and transport error.
     public init(code: UInt16, reason: String, error: WebSocketError? = nil) {
@@ -328,6 +329,7 @@ final class ScListeners: @unchecked Sendable {
 
     private let lock = NSLock()
     private var inHandshake = false
+    private var wasDisconnected = false
     private var _basic: Basic?
     private var _auth: Auth?
     private var _any: (@Sendable (ScClient, SessionEvent) -> Void)?
@@ -357,6 +359,23 @@ final class ScListeners: @unchecked Sendable {
             case .closed:
                 inHandshake = false
                 return nil
+            default:
+                return nil
+            }
+        }
+    }
+
+    /// What `onDisconnect` gets for `event`, if anything: `closed` right after `disconnected`
+    /// carries the same code and reason plus the transport's error. Called in event order.
+    func lostConnection(for event: SessionEvent) -> CloseInfo? {
+        lock.withLock {
+            switch event {
+            case .disconnected:
+                wasDisconnected = true
+                return nil
+            case .closed(let code, let reason, let error) where wasDisconnected:
+                wasDisconnected = false
+                return CloseInfo(code: code, reason: reason, error: error)
             default:
                 return nil
             }

@@ -136,6 +136,43 @@ final class ClientAPIEndToEndTests: XCTestCase {
         XCTAssertEqual(seen.items.first?.code, 1006)
     }
 
+    func testConnectionFailingAfterTheHandshakeReportsItsTypedErrorOnBothFaces() async throws {
+        let broker = try await startBroker()
+        var options = WebSocketOptions()
+        options.maxMessageSize = 256
+        let big = JSONValue.string(String(repeating: "x", count: 1000))
+
+        let client = PubSubClient(configuration: configuration(port: broker.port), webSocketOptions: options)
+        let events = client.events()
+        try await client.connect()
+        do {
+            _ = try await client.invoke("echo", big)
+            XCTFail("the answer exceeds the client's message limit")
+        } catch PubSubError.badConnection(_, .disconnect, let code, _) {
+            XCTAssertEqual(code, 1009)
+        }
+        var closed: SessionEvent?
+        for await event in events { if case .closed = event { closed = event; break } }
+        guard case .closed(1009, _, .messageTooBig(_, 256)?)? = closed else { return XCTFail("\(String(describing: closed))") }
+
+        let sc = ScClient(configuration: configuration(port: broker.port), callbackQueue: DispatchQueue(label: "cb"),
+                          webSocketOptions: options)
+        let connected = expectation(description: "connected")
+        let lost = expectation(description: "onDisconnect")
+        let seen = Recorder<CloseInfo>()
+        sc.setBasicListener(onConnect: { _ in connected.fulfill() }, onConnectError: nil, onDisconnect: { _, info in
+            seen.append(info)
+            lost.fulfill()
+        })
+        sc.connect()
+        await fulfillment(of: [connected], timeout: 10)
+        sc.emitAck(eventName: "echo", data: big) { _, _, _ in }
+        await fulfillment(of: [lost], timeout: 10)
+        XCTAssertEqual(seen.items.first?.code, 1009)
+        guard case .messageTooBig? = seen.items.first?.error else { return XCTFail("\(seen.items)") }
+        await broker.stop()
+    }
+
     // MARK: Closing with a finished close handshake
 
     func testCloseReturnsAfterTheCloseHandshakeAndTheServerSeesTheCode() async throws {
