@@ -227,6 +227,52 @@ final class ClientAPIEndToEndTests: XCTestCase {
         await broker.stop()
     }
 
+    // MARK: Cancellation and buffering
+
+    func testCancellingTheTaskWaitingInConnectThrowsCancelledAtOnce() async throws {
+        // Accepts TCP and never answers the upgrade, so only cancellation can end the wait early.
+        let silent = try TCPListener(host: "127.0.0.1", port: 0)
+        defer { silent.close() }
+        let queue = DispatchQueue(label: "silent")
+        silent.start { transport in transport.start(queue: queue) { _ in } }
+        let client = PubSubClient(configuration: configuration(port: silent.port) { $0.connectTimeout = .seconds(30) })
+        let started = ContinuousClock.now
+        let attempt = Task { try await client.connect() }
+        try await Task.sleep(for: .milliseconds(100))
+        XCTAssertEqual(client.state, .connecting)
+        attempt.cancel()
+        do {
+            _ = try await attempt.value
+            XCTFail("connect cannot succeed")
+        } catch {
+            XCTAssertEqual(error as? PubSubError, .cancelled(event: "connect"))
+        }
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(10))
+        XCTAssertEqual(client.state, .connecting, "the attempt itself goes on")
+        await client.close()
+        XCTAssertEqual(client.state, .closed)
+    }
+
+    func testChannelBufferingPolicyKeepsOnlyWhatTheSlowConsumerAskedFor() async throws {
+        let broker = try await startBroker()
+        let client = PubSubClient(configuration: configuration(port: broker.port))
+        try await client.connect()
+        let latest = client.channel("state", bufferingPolicy: .bufferingNewest(1))
+        let all = client.channel("state")
+        try await client.subscribe("state")
+        // Each publication reaches the client before the acknowledgement of its publish.
+        for n in 1...5 { try await client.publishAck("state", .int(Int64(n))) }
+        var latestIterator = latest.makeAsyncIterator()
+        let first = await latestIterator.next()
+        XCTAssertEqual(first, .int(5))
+        var allIterator = all.makeAsyncIterator()
+        var received: [JSONValue?] = []
+        for _ in 1...5 { received.append(await allIterator.next() ?? nil) }
+        XCTAssertEqual(received, [1, 2, 3, 4, 5])
+        await client.close()
+        await broker.stop()
+    }
+
     // MARK: Tokens for the next handshake
 
     func testSetAuthTokenIsSentByTheNextHandshake() async throws {
