@@ -205,6 +205,16 @@ public final class PubSubClient: Sendable {
         }
     }
 
+    /// Publishes an `Encodable` value without acknowledgement.
+    public func publish(_ channel: String, encoding value: some Encodable) throws(PubSubError) {
+        try publish(channel, try Self.encode(value))
+    }
+
+    /// Publishes an `Encodable` value and waits until the server accepted the publication.
+    public func publishAck(_ channel: String, encoding value: some Encodable, ackTimeout: Duration? = nil) async throws {
+        try await publishAck(channel, try Self.encode(value), ackTimeout: ackTimeout)
+    }
+
     /// Publishes and waits until the server accepted the publication.
     public func publishAck(_ channel: String, _ data: JSONValue?, ackTimeout: Duration? = nil) async throws {
         _ = try await call { session, now in session.publishWithAck(channel, data: data, ackTimeout: ackTimeout, now: now) }

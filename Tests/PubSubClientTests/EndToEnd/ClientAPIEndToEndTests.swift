@@ -276,6 +276,24 @@ final class ClientAPIEndToEndTests: XCTestCase {
         await broker.stop()
     }
 
+    func testPublishingEncodableValuesDeliversTheirJSON() async throws {
+        struct Move: Codable, Equatable { var piece: String; var to: Int }
+        let broker = try await startBroker()
+        let client = PubSubClient(configuration: configuration(port: broker.port))
+        try await client.connect()
+        let moves = client.channel("game")
+        try await client.subscribe("game")
+        try await client.publishAck("game", encoding: Move(piece: "knight", to: 42))
+        try client.publish("game", encoding: Move(piece: "rook", to: 7))
+        var iterator = moves.makeAsyncIterator()
+        let first = await iterator.next() ?? nil
+        let second = await iterator.next() ?? nil
+        XCTAssertEqual(try first?.decode(Move.self), Move(piece: "knight", to: 42))
+        XCTAssertEqual(second, ["piece": "rook", "to": 7])
+        await client.close()
+        await broker.stop()
+    }
+
     // MARK: Tokens for the next handshake
 
     func testSetAuthTokenIsSentByTheNextHandshake() async throws {
