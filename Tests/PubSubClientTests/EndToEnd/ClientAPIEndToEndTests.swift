@@ -200,6 +200,43 @@ final class ClientAPIEndToEndTests: XCTestCase {
         await broker.stop()
     }
 
+    func testCloseReturnsWhenThePeerNeverAnswersTheCloseFrameAfterTheCloseTimeout() async throws {
+        // Completes the WebSocket upgrade, then ignores everything (no handshake answer, no close echo).
+        let mute = try TCPListener(host: "127.0.0.1", port: 0)
+        defer { mute.close() }
+        let queue = DispatchQueue(label: "mute")
+        mute.start { transport in
+            let head = Recorder<UInt8>()
+            transport.start(queue: queue) { event in
+                guard case .received(let bytes) = event else { return }
+                let before = String(decoding: head.items, as: UTF8.self)
+                guard !before.contains("\r\n\r\n") else { return }  // upgraded: ignore frames
+                for byte in bytes { head.append(byte) }
+                let request = String(decoding: head.items, as: UTF8.self)
+                guard request.contains("\r\n\r\n"), let line = request.split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("sec-websocket-key:") })
+                else { return }
+                let key = line.dropFirst("sec-websocket-key:".count).trimmingCharacters(in: .whitespaces)
+                transport.write(Array(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    + "Sec-WebSocket-Accept: \(ClientHandshake.acceptValue(forKey: key))\r\n\r\n").utf8))
+            }
+        }
+        var options = WebSocketOptions()
+        options.closeTimeout = .milliseconds(300)
+        let sent = Recorder<String>()
+        let client = PubSubClient(configuration: configuration(port: mute.port) { configuration in
+            configuration.frameObserver = { direction, text in if direction == .sent { sent.append(text) } }
+        }, webSocketOptions: options)
+        let attempt = Task { try await client.connect() }
+        try await waitUntil { !sent.items.isEmpty }  // the WebSocket is open: #handshake went out
+        let started = ContinuousClock.now
+        let info = await client.close()
+        let waited = ContinuousClock.now - started
+        XCTAssertEqual(info?.wasClean, false, "\(String(describing: info))")
+        XCTAssertGreaterThanOrEqual(waited, .milliseconds(250), "close waits for the echo until the close timeout")
+        XCTAssertLessThan(waited, .seconds(5))
+        _ = try? await attempt.value
+    }
+
     func testCloseWithoutAConnectionReturnsNilAtOnce() async {
         let client = PubSubClient(configuration: configuration(port: 1))
         let info = await client.close()
