@@ -105,7 +105,8 @@ public final class WebSocketServer: @unchecked Sendable {
         }
         guard let index else { return transport.close() }
         let queue = DispatchQueue(label: "WireKit.WebSocketServer.connection", target: pool[index % pool.count])
-        let connection = WebSocketConnection(accepted: transport, configuration: configuration, queue: queue,
+        let stream: any Transport = options.acceptedTransport?(transport) ?? transport
+        let connection = WebSocketConnection(accepted: stream, configuration: configuration, queue: queue,
                                              highWaterMark: options.sendHighWaterMark, pingTimeout: options.pingTimeout)
         let socket = WebSocket(accepted: connection)
         let onConnection = self.onConnection

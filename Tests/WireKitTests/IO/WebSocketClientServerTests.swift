@@ -326,6 +326,27 @@ final class WebSocketClientServerTests: XCTestCase {
         XCTAssertNil(ended, "connections finishes on stop")
     }
 
+    func testServerRunsConnectionsOverTheWrappedAcceptedTransport() async throws {
+        let wrapped = LockedBox(0)
+        var options = WebSocketServerOptions()
+        options.acceptedTransport = { tcp in
+            wrapped.mutate { $0 += 1 }
+            return ForwardingTransport(tcp)
+        }
+        let server = try WebSocketServer.start(options: options) { connection in
+            connection.onText = { [weak connection] text in try? connection?.write(text: text.uppercased()) }
+        }
+        let client = try WebSocket(url: "ws://127.0.0.1:\(server.port)/")
+        try await client.connect()
+        try await client.send(text: "wrapped")
+        var iterator = client.messages.makeAsyncIterator()
+        let echo = await iterator.next()
+        XCTAssertEqual(echo, .text("WRAPPED"))
+        XCTAssertEqual(wrapped.value, 1)
+        await client.close()
+        await server.stop()
+    }
+
     func testAThousandConcurrentConnectionsEchoWithoutAThreadEach() async throws {
         try raiseOpenFileLimit(to: 4096)
         let server = try makeEchoServer()
@@ -368,4 +389,16 @@ final class LockedBox<Value>: @unchecked Sendable {
         set { lock.withLock { _value = newValue } }
     }
     func mutate(_ body: (inout Value) -> Void) { lock.withLock { body(&_value) } }
+}
+
+/// A transport that forwards to another one, standing in for a TLS layer in tests.
+final class ForwardingTransport: Transport, @unchecked Sendable {
+    private let inner: any Transport
+    init(_ inner: any Transport) { self.inner = inner }
+    func start(queue: DispatchQueue, handler: @escaping @Sendable (TransportEvent) -> Void) { inner.start(queue: queue, handler: handler) }
+    func write(_ bytes: [UInt8]) { inner.write(bytes) }
+    func write(contentsOf chunks: [[UInt8]]) { inner.write(contentsOf: chunks) }
+    var bufferedAmount: Int { inner.bufferedAmount }
+    func shutdownOutput() { inner.shutdownOutput() }
+    func close() { inner.close() }
 }
