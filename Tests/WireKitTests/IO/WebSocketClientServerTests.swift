@@ -298,6 +298,34 @@ final class WebSocketClientServerTests: XCTestCase {
         await server.stop()
     }
 
+    func testServerWithoutAHandlerHandsOutConnectionsAsAnAsyncSequenceWithTheirFirstMessages() async throws {
+        let server = try WebSocketServer.start()
+        let client = try WebSocket(url: "ws://127.0.0.1:\(server.port)/seq")
+        try await client.connect()
+        // Sent before the server side is even picked up: it must wait in the connection's messages.
+        try await client.send(text: "first")
+        try await client.send(data: Data([9, 8, 7]))
+        var connections = server.connections.makeAsyncIterator()
+        let next = await connections.next()
+        let connection = try XCTUnwrap(next)
+        XCTAssertEqual(connection.role, .server)
+        XCTAssertEqual(connection.handshakeInfo?.resourceName, "/seq")
+        var messages = connection.messages.makeAsyncIterator()
+        let first = await messages.next()
+        let second = await messages.next()
+        XCTAssertEqual(first, .text("first"))
+        XCTAssertEqual(second, .binary(Data([9, 8, 7])))
+        try await connection.send(text: "reply")
+        var clientMessages = client.messages.makeAsyncIterator()
+        let reply = await clientMessages.next()
+        XCTAssertEqual(reply, .text("reply"))
+        await server.stop()
+        let info = await client.closed
+        XCTAssertEqual(info.code, .goingAway)
+        let ended = await connections.next()
+        XCTAssertNil(ended, "connections finishes on stop")
+    }
+
     func testAThousandConcurrentConnectionsEchoWithoutAThreadEach() async throws {
         try raiseOpenFileLimit(to: 4096)
         let server = try makeEchoServer()
