@@ -304,6 +304,9 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         handler?(.connected)
         if state == .open, writeSourceSuspended, bufferedAmount > 0 { flush() }
         if state == .open, outputShutdownRequested, bufferedAmount == 0 { shutDownOutputNow() }
+        // Bytes or an EOF that arrived before the read source was armed may never be reported
+        // by it (libdispatch on Linux), so look once now.
+        if state == .open { readAvailable() }
     }
 
     // MARK: Reading

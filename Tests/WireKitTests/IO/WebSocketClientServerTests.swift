@@ -347,6 +347,26 @@ final class WebSocketClientServerTests: XCTestCase {
         await server.stop()
     }
 
+    func testAPeerThatAcceptsAndClosesAtOnceFailsConnectPromptlyEveryTime() async throws {
+        // Like a proxy in "refuse" mode: accept, then close before any HTTP response.
+        let listener = try TCPListener(host: "127.0.0.1", port: 0)
+        defer { listener.close() }
+        listener.start { transport in transport.close() }
+        for round in 0..<200 {
+            let client = try WebSocket(url: "ws://127.0.0.1:\(listener.port)/", options: WebSocketOptions(connectTimeout: .seconds(20)))
+            let started = DispatchTime.now().uptimeNanoseconds
+            do {
+                try await client.connect()
+                XCTFail("round \(round): connect must fail")
+            } catch {
+                XCTAssertEqual(client.closeInfo?.code, .abnormalClosure, "round \(round): \(error)")
+            }
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+            XCTAssertLessThan(seconds, 2, "round \(round): connect took \(seconds) s to fail")
+            if seconds >= 2 { break }
+        }
+    }
+
     func testAThousandConcurrentConnectionsEchoWithoutAThreadEach() async throws {
         try raiseOpenFileLimit(to: 4096)
         let server = try makeEchoServer()
