@@ -154,10 +154,12 @@ final class WSSInteropTests: XCTestCase {
         nonisolated(unsafe) var closes: [WebSocketCloseInfo] = []  // guarded by `lock`
         let closed = XCTestExpectation(description: "server side closed")
         listener.start { accepted in
-            let socket = WebSocket(
+            // What WebSocketServer does per connection, with TLS in front of the accepted socket.
+            let connection = WebSocketConnection(
                 accepted: TLSTransport(server: accepted, identity: identity),
                 configuration: WebSocketServerOptions().configuration,
                 queue: DispatchQueue(label: "WSSInteropTests.server"), highWaterMark: 1 << 20, pingTimeout: .seconds(10))
+            let socket = WebSocket(accepted: connection)
             socket.onText = { [weak socket] text in try? socket?.write(text: text) }
             socket.onBinary = { [weak socket] data in try? socket?.write(data: data) }
             socket.onClose = { info in
@@ -165,7 +167,7 @@ final class WSSInteropTests: XCTestCase {
                 closed.fulfill()
             }
             lock.withLock { live.append(socket) }
-            socket.startAccepted()
+            connection.start()
         }
         let peer = try TLSPythonPeer(
             script: "wss_client.py",
