@@ -37,14 +37,26 @@ public final class WebSocketServer: @unchecked Sendable {
     /// - Parameter onConnection: called with each upgraded connection on that connection's
     ///   queue, before any of its messages is delivered: set its callbacks there (and keep it
     ///   short). Without it, connections arrive through `connections`.
-    /// - Throws: `.connectionFailed` when the address cannot be listened on (in use, unknown host).
+    /// - Throws: `.transport` when the address cannot be listened on (in use, unknown host),
+    ///   `.tls` when `options.tls` holds an unusable certificate or key.
     public static func start(host: String = "127.0.0.1", port: Int = 0, options: WebSocketServerOptions = WebSocketServerOptions(),
                              onConnection: (@Sendable (WebSocket) -> Void)? = nil) throws(WebSocketError) -> WebSocketServer {
+        var options = options
+        if let tls = options.tls {
+            let identity: TLSServerIdentity
+            do {
+                identity = try TLSServerIdentity(tls)
+            } catch {
+                throw .tls(error)
+            }
+            let handshakeTimeout = options.handshakeTimeout.wireKitSeconds
+            options.acceptedTransport = { tcp in TLSTransport(server: tcp, identity: identity, handshakeTimeout: handshakeTimeout) }
+        }
         let listener: TCPListener
         do {
             listener = try TCPListener(host: host, port: port, backlog: options.backlog)
         } catch {
-            throw .connectionFailed(error.description)
+            throw .transport(error)
         }
         let server = WebSocketServer(listener: listener, options: options, onConnection: onConnection)
         listener.start { [weak server] transport in

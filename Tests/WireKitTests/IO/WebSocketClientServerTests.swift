@@ -157,19 +157,38 @@ final class WebSocketClientServerTests: XCTestCase {
             try await client.connect()
             XCTFail("connect must fail")
         } catch {
-            guard case .connectionFailed(let message) = error else { return XCTFail("got \(error)") }
-            XCTAssertTrue(message.contains("refused"), message)
+            XCTAssertEqual(error, .transport(.connectionRefused(host: "127.0.0.1", port: port)))
+            XCTAssertTrue(error.description.contains("refused"), error.description)
         }
         XCTAssertEqual(client.closeInfo?.code, .abnormalClosure)
     }
 
-    func testWssWithoutATLSTransportFailsWithATLSError() async throws {
-        let client = try WebSocket(url: "wss://127.0.0.1:1/")
+    func testWssThroughThePlainTCPFactoryFailsWithUnsupported() async throws {
+        let client = try WebSocket(url: "wss://127.0.0.1:1/", options: WebSocketOptions(transportFactory: .plainTCP))
         do {
             try await client.connect()
             XCTFail("wss must fail without TLS")
         } catch {
-            guard case .tls = error else { return XCTFail("got \(error)") }
+            guard case .transport(.unsupported) = error else { return XCTFail("got \(error)") }
+        }
+    }
+
+    func testUnknownHostIsATypedTransportError() async throws {
+        let client = try WebSocket(url: "ws://no-such-host.invalid:8080/")
+        do {
+            try await client.connect()
+            XCTFail("connect must fail")
+        } catch {
+            guard case .transport(.hostNotFound(let host, _)) = error else { return XCTFail("got \(error)") }
+            XCTAssertEqual(host, "no-such-host.invalid")
+        }
+    }
+
+    func testServerOnATakenPortThrowsAddressInUse() throws {
+        let first = try WebSocketServer.start()
+        defer { first.stop {} }
+        XCTAssertThrowsError(try WebSocketServer.start(port: first.port)) { error in
+            XCTAssertEqual(error as? WebSocketError, .transport(.addressInUse(host: "127.0.0.1", port: first.port)))
         }
     }
 
@@ -368,7 +387,7 @@ final class WebSocketClientServerTests: XCTestCase {
     }
 
     func testAThousandConcurrentConnectionsEchoWithoutAThreadEach() async throws {
-        try raiseOpenFileLimit(to: 4096)
+        try raiseOpenFileLimit(to: 8192)
         let server = try makeEchoServer()
         let count = 1000
         let clients = try (0..<count).map { _ in try WebSocket(url: "ws://127.0.0.1:\(server.port)/") }
