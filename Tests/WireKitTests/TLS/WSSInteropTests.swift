@@ -146,32 +146,23 @@ final class WSSInteropTests: XCTestCase {
     // MARK: Server role against Python's wss:// client
 
     func testPythonWSSClientEchoesThroughTheWireKitTLSServer() throws {
-        let listener = try TCPListener(host: "127.0.0.1", port: 0)
-        defer { listener.close() }
-        let identity = try TLSServerIdentity(TLSTestCertificates.server("server"))
+        var options = WebSocketServerOptions()
+        try options.useTLS(TLSTestCertificates.server("server"))
         let lock = NSLock()
-        nonisolated(unsafe) var live: [WebSocket] = []  // guarded by `lock`
         nonisolated(unsafe) var closes: [WebSocketCloseInfo] = []  // guarded by `lock`
         let closed = XCTestExpectation(description: "server side closed")
-        listener.start { accepted in
-            // What WebSocketServer does per connection, with TLS in front of the accepted socket.
-            let connection = WebSocketConnection(
-                accepted: TLSTransport(server: accepted, identity: identity),
-                configuration: WebSocketServerOptions().configuration,
-                queue: DispatchQueue(label: "WSSInteropTests.server"), highWaterMark: 1 << 20, pingTimeout: .seconds(10))
-            let socket = WebSocket(accepted: connection)
+        let server = try WebSocketServer.start(host: "127.0.0.1", port: 0, options: options) { socket in
             socket.onText = { [weak socket] text in try? socket?.write(text: text) }
             socket.onBinary = { [weak socket] data in try? socket?.write(data: data) }
             socket.onClose = { info in
                 lock.withLock { closes.append(info) }
                 closed.fulfill()
             }
-            lock.withLock { live.append(socket) }
-            connection.start()
         }
+        defer { server.stop {} }
         let peer = try TLSPythonPeer(
             script: "wss_client.py",
-            arguments: ["wss://localhost:\(listener.port)/", TLSTestCertificates.url("ca.pem").path])
+            arguments: ["wss://localhost:\(server.port)/", TLSTestCertificates.url("ca.pem").path])
         defer { peer.stop() }
         let result = try peer.nextJSON(timeout: 60)
         XCTAssertEqual(result["ok"] as? Bool, true, "\(result) \(peer.standardErrorText)")
@@ -183,7 +174,38 @@ final class WSSInteropTests: XCTestCase {
         XCTAssertEqual(serverSide.first?.code, .normalClosure)
         XCTAssertEqual(serverSide.first?.reason, "client done")
         XCTAssertEqual(serverSide.first?.wasClean, true)
-        lock.withLock { live.removeAll() }
+    }
+
+    func testServerTLSWithAKeyNotMatchingItsCertificateFailsWhenConfigured() {
+        var options = WebSocketServerOptions()
+        let mismatched = TLSServerConfiguration(
+            certificateChainPEM: TLSTestCertificates.text("server.pem"),
+            privateKeyPEM: TLSTestCertificates.text("expired-key.pem"))
+        XCTAssertThrowsError(try options.useTLS(mismatched)) { error in
+            guard case .invalidConfiguration? = error as? TLSError else {
+                return XCTFail("expected invalidConfiguration, got \(error)")
+            }
+        }
+        XCTAssertNil(options.acceptedTransport)
+    }
+
+    func testPlainClientAgainstTheTLSServerFailsItsHandshakeWithoutHarm() async throws {
+        var options = WebSocketServerOptions()
+        try options.useTLS(TLSTestCertificates.server("server"))
+        let server = try WebSocketServer.start(host: "127.0.0.1", port: 0, options: options) { _ in }
+        let plain = try WebSocket(url: "ws://127.0.0.1:\(server.port)/")
+        do {
+            try await plain.connect()
+            XCTFail("a plain ws:// client must not get through a TLS server")
+        } catch {}
+        // The server still serves TLS clients afterwards.
+        let secure = try WebSocket(
+            url: "wss://127.0.0.1:\(server.port)/",
+            options: WebSocketOptions(transportFactory: .tls(TLSTestCertificates.trustingTestCA)))
+        try await secure.connect()
+        let info = await secure.close(code: .normalClosure, reason: "")
+        XCTAssertTrue(info.wasClean)
+        await server.stop()
     }
 }
 #endif
