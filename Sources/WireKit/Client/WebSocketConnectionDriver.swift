@@ -138,7 +138,7 @@ final class WebSocketConnectionDriver: @unchecked Sendable {
         }
         if timer == nil {
             let timer = DispatchSource.makeTimerSource(queue: queue)
-            timer.setEventHandler { [weak self] in self?.deadlineReached() }
+            timer.setEventHandler { [self] in deadlineReached() }
             self.timer = timer
             timer.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline.nanoseconds))
             timer.resume()

@@ -105,16 +105,19 @@ public final class WebSocketServer: @unchecked Sendable {
         }
         guard let index else { return transport.close() }
         let queue = DispatchQueue(label: "WireKit.WebSocketServer.connection", target: pool[index % pool.count])
-        let connection = WebSocket(accepted: transport, configuration: configuration, queue: queue,
-                                   highWaterMark: options.sendHighWaterMark, pingTimeout: options.pingTimeout)
+        let stream: any Transport = options.acceptedTransport?(transport) ?? transport
+        let connection = WebSocketConnection(accepted: stream, configuration: configuration, queue: queue,
+                                             highWaterMark: options.sendHighWaterMark, pingTimeout: options.pingTimeout)
+        let socket = WebSocket(accepted: connection)
         let onConnection = self.onConnection
         let sink = connectionSink
-        connection.onServerOpen = { connection in
-            if let onConnection { onConnection(connection) } else { sink.yield(connection) }
+        // Both closures hold the socket strongly; the connection drops them at open / at the end.
+        connection.onServerOpen = {
+            if let onConnection { onConnection(socket) } else { sink.yield(socket) }
         }
-        connection.onTerminated = { [weak self] connection in self?.remove(connection) }
-        lock.withLock { live[ObjectIdentifier(connection)] = connection }
-        connection.startAccepted()
+        connection.onTerminated = { [weak self] in self?.remove(socket) }
+        lock.withLock { live[ObjectIdentifier(socket)] = socket }
+        connection.start()
     }
 
     private func remove(_ connection: WebSocket) {

@@ -23,6 +23,7 @@ public final class TLSTransport: Transport, @unchecked Sendable {
     private var connection: NWConnection?
     private var handler: (@Sendable (TransportEvent) -> Void)?
     private var failure: TLSError?
+    private var transportFailure: TransportError?
     private var closedReported = false
     public private(set) var bufferedAmount = 0
 
@@ -43,7 +44,6 @@ public final class TLSTransport: Transport, @unchecked Sendable {
     /// The server role over TLS is not implemented on Apple platforms: `start` reports
     /// `.closed(.tls(.unavailable))`. (`TLSServerIdentity` cannot be created here either.)
     public init(server inner: any Transport, identity: TLSServerIdentity, handshakeTimeout: Double = 10) {
-        inner.close()
         host = ""
         port = 0
         connectTimeout = 0
@@ -54,7 +54,7 @@ public final class TLSTransport: Transport, @unchecked Sendable {
         queue.async { [self] in
             guard self.handler == nil, !closedReported else { return }
             self.handler = handler
-            guard let configuration, let port = NWEndpoint.Port(rawValue: UInt16(clamping: port)) else {
+            guard let configuration, let endpointPort = NWEndpoint.Port(rawValue: UInt16(clamping: self.port)) else {
                 fail(.unavailable(reason: "the TLS server role is only implemented on Linux (OpenSSL)"))
                 reportClosed(nil)
                 return
@@ -65,18 +65,17 @@ public final class TLSTransport: Transport, @unchecked Sendable {
                 options, configuration.minimumVersion == .v1_3 ? .TLSv13 : .TLSv12)
             if !Self.isIPAddress(host) { sec_protocol_options_set_tls_server_name(options, host) }
             let verifier = TrustVerifier(host: host, configuration: configuration)
+            // The verify block runs on `queue` (its last argument).
             sec_protocol_options_set_verify_block(options, { [weak self] _, trust, complete in
                 let verdict = verifier.verify(sec_trust_copy_ref(trust).takeRetainedValue())
-                queue.async {
-                    if let error = verdict { self?.failure = error }
-                    complete(verdict == nil)
-                }
+                if let verdict, self?.failure == nil { self?.failure = verdict }
+                complete(verdict == nil)
             }, queue)
             let tcp = NWProtocolTCP.Options()
             tcp.noDelay = true
             tcp.connectionTimeout = Int(connectTimeout.rounded(.up))
             let connection = NWConnection(
-                host: NWEndpoint.Host(host), port: port, using: NWParameters(tls: tls, tcp: tcp))
+                host: NWEndpoint.Host(host), port: endpointPort, using: NWParameters(tls: tls, tcp: tcp))
             self.connection = connection
             connection.stateUpdateHandler = { [self] state in stateChanged(state) }
             connection.start(queue: queue)
@@ -114,10 +113,10 @@ public final class TLSTransport: Transport, @unchecked Sendable {
             handler?(.connected)
             receive()
         case .waiting(let error), .failed(let error):
-            if failure == nil { failure = Self.tlsError(error) }
+            record(error)
             connection?.cancel()
         case .cancelled:
-            reportClosed(failure.map { .tls($0) })
+            reportClosed(transportFailure)
         default:
             break
         }
@@ -131,7 +130,7 @@ public final class TLSTransport: Transport, @unchecked Sendable {
             if isComplete {
                 handler?(.inputClosed)
             } else if let error {
-                if failure == nil { failure = Self.tlsError(error) }
+                record(error)
                 connection?.cancel()
             } else {
                 receive()
@@ -152,8 +151,19 @@ public final class TLSTransport: Transport, @unchecked Sendable {
         handler?(.closed(failure.map { .tls($0) } ?? error))
     }
 
-    private static func tlsError(_ error: NWError) -> TLSError {
-        .handshakeFailed(reason: error.debugDescription)
+    /// Keeps the first failure: TLS failures as `TLSError`, socket failures as `TransportError`.
+    private func record(_ error: NWError) {
+        guard failure == nil, transportFailure == nil else { return }
+        switch error {
+        case .tls:
+            failure = .handshakeFailed(reason: error.debugDescription)
+        case .posix(let code) where code == .ECONNREFUSED:
+            transportFailure = .connectionRefused(host: host, port: port)
+        case .posix(let code):
+            transportFailure = .system(operation: "connect", errno: code.rawValue)
+        default:
+            transportFailure = .unsupported(error.debugDescription)
+        }
     }
 
     private static func isIPAddress(_ host: String) -> Bool {
@@ -240,12 +250,14 @@ private struct TrustVerifier: Sendable {
             let bits = attributes[kSecAttrKeySizeInBits] as? Int,
             let raw = SecKeyCopyExternalRepresentation(key, nil) as Data?
         else { return nil }
+        let rsa = kSecAttrKeyTypeRSA as String
+        let ec = kSecAttrKeyTypeECSECPrimeRandom as String
         let header: String
         switch (type, bits) {
-        case (kSecAttrKeyTypeRSA as String, 2048): header = "30820122300d06092a864886f70d01010105000382010f00"
-        case (kSecAttrKeyTypeRSA as String, 4096): header = "30820222300d06092a864886f70d01010105000382020f00"
-        case (kSecAttrKeyTypeECSECPrimeRandom as String, 256): header = "3059301306072a8648ce3d020106082a8648ce3d030107034200"
-        case (kSecAttrKeyTypeECSECPrimeRandom as String, 384): header = "3076301006072a8648ce3d020106052b81040022036200"
+        case (rsa, 2048): header = "30820122300d06092a864886f70d01010105000382010f00"
+        case (rsa, 4096): header = "30820222300d06092a864886f70d01010105000382020f00"
+        case (ec, 256): header = "3059301306072a8648ce3d020106082a8648ce3d030107034200"
+        case (ec, 384): header = "3076301006072a8648ce3d020106052b81040022036200"
         default: return nil
         }
         var der: [UInt8] = []

@@ -36,3 +36,23 @@ public struct TLSPublicKeyPin: Sendable, Hashable, CustomStringConvertible {
     /// `sha256/<base64>`.
     public var description: String { "sha256/" + Data(sha256).base64EncodedString() }
 }
+
+#if canImport(Glibc)
+extension TLSPublicKeyPin {
+    /// The pins of the public keys of every certificate in `pem` (one or more PEM certificates),
+    /// in order: what to put in `TLSConfiguration.pinnedPublicKeys` for those certificates.
+    public static func pins(ofCertificatesPEM pem: String) throws(TLSError) -> [TLSPublicKeyPin] {
+        let library = try OpenSSLLibrary.loaded()
+        let certificates = try library.readCertificates(pem: pem, what: "certificate PEM")
+        defer { certificates.forEach { library.X509_free($0) } }
+        var pins: [TLSPublicKeyPin] = []
+        for certificate in certificates {
+            guard let der = library.subjectPublicKeyInfoDER(of: certificate) else {
+                throw .invalidConfiguration(reason: "a certificate has no readable public key")
+            }
+            pins.append(TLSPublicKeyPin(subjectPublicKeyInfoDER: der))
+        }
+        return pins
+    }
+}
+#endif

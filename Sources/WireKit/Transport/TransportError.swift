@@ -23,6 +23,8 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     case system(operation: String, errno: Int32)
     /// The transport cannot be used for this URL or configuration (e.g. `wss://` without TLS).
     case unsupported(String)
+    /// TLS failed: certificate verification, handshake, or no TLS library (see `TLSError`).
+    case tls(TLSError)
 
     public var description: String {
         switch self {
@@ -42,6 +44,8 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(operation) failed: \(String(cString: strerror(code))) (errno \(code))"
         case let .unsupported(message):
             return message
+        case let .tls(error):
+            return error.description
         }
     }
 }

@@ -298,6 +298,55 @@ final class WebSocketClientServerTests: XCTestCase {
         await server.stop()
     }
 
+    func testServerWithoutAHandlerHandsOutConnectionsAsAnAsyncSequenceWithTheirFirstMessages() async throws {
+        let server = try WebSocketServer.start()
+        let client = try WebSocket(url: "ws://127.0.0.1:\(server.port)/seq")
+        try await client.connect()
+        // Sent before the server side is even picked up: it must wait in the connection's messages.
+        try await client.send(text: "first")
+        try await client.send(data: Data([9, 8, 7]))
+        var connections = server.connections.makeAsyncIterator()
+        let next = await connections.next()
+        let connection = try XCTUnwrap(next)
+        XCTAssertEqual(connection.role, .server)
+        XCTAssertEqual(connection.handshakeInfo?.resourceName, "/seq")
+        var messages = connection.messages.makeAsyncIterator()
+        let first = await messages.next()
+        let second = await messages.next()
+        XCTAssertEqual(first, .text("first"))
+        XCTAssertEqual(second, .binary(Data([9, 8, 7])))
+        try await connection.send(text: "reply")
+        var clientMessages = client.messages.makeAsyncIterator()
+        let reply = await clientMessages.next()
+        XCTAssertEqual(reply, .text("reply"))
+        await server.stop()
+        let info = await client.closed
+        XCTAssertEqual(info.code, .goingAway)
+        let ended = await connections.next()
+        XCTAssertNil(ended, "connections finishes on stop")
+    }
+
+    func testServerRunsConnectionsOverTheWrappedAcceptedTransport() async throws {
+        let wrapped = LockedBox(0)
+        var options = WebSocketServerOptions()
+        options.acceptedTransport = { tcp in
+            wrapped.mutate { $0 += 1 }
+            return ForwardingTransport(tcp)
+        }
+        let server = try WebSocketServer.start(options: options) { connection in
+            connection.onText = { [weak connection] text in try? connection?.write(text: text.uppercased()) }
+        }
+        let client = try WebSocket(url: "ws://127.0.0.1:\(server.port)/")
+        try await client.connect()
+        try await client.send(text: "wrapped")
+        var iterator = client.messages.makeAsyncIterator()
+        let echo = await iterator.next()
+        XCTAssertEqual(echo, .text("WRAPPED"))
+        XCTAssertEqual(wrapped.value, 1)
+        await client.close()
+        await server.stop()
+    }
+
     func testAThousandConcurrentConnectionsEchoWithoutAThreadEach() async throws {
         try raiseOpenFileLimit(to: 4096)
         let server = try makeEchoServer()
@@ -340,4 +389,16 @@ final class LockedBox<Value>: @unchecked Sendable {
         set { lock.withLock { _value = newValue } }
     }
     func mutate(_ body: (inout Value) -> Void) { lock.withLock { body(&_value) } }
+}
+
+/// A transport that forwards to another one, standing in for a TLS layer in tests.
+final class ForwardingTransport: Transport, @unchecked Sendable {
+    private let inner: any Transport
+    init(_ inner: any Transport) { self.inner = inner }
+    func start(queue: DispatchQueue, handler: @escaping @Sendable (TransportEvent) -> Void) { inner.start(queue: queue, handler: handler) }
+    func write(_ bytes: [UInt8]) { inner.write(bytes) }
+    func write(contentsOf chunks: [[UInt8]]) { inner.write(contentsOf: chunks) }
+    var bufferedAmount: Int { inner.bufferedAmount }
+    func shutdownOutput() { inner.shutdownOutput() }
+    func close() { inner.close() }
 }

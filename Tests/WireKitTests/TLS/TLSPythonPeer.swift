@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// A Python script from this folder run with `WIREKIT_TEST_PYTHON` (a venv with `websockets`).
+/// A Python script from `peers/` run with `WIREKIT_TEST_PYTHON` (a venv with `websockets`).
 /// Without that variable the test is skipped, unless `WIREKIT_REQUIRE_PEERS=1`, where it fails.
 final class TLSPythonPeer: @unchecked Sendable {
     // `process` and the pipes are set once in `init`; `lines` is guarded by `lock`.
@@ -29,6 +29,7 @@ final class TLSPythonPeer: @unchecked Sendable {
     }
 
     static let scriptDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("peers")
 
     /// Starts `script` (a file next to this one) with `arguments`.
     init(script: String, arguments: [String]) throws {

@@ -1,7 +1,7 @@
 """A wss:// echo server on Python `websockets` + `ssl`: the TLS peer nobody here wrote.
 
-Usage: wss_echo_server.py NAME:CERT.pem:KEY.pem [NAME:CERT:KEY ...]
-Serves one port per identity on 127.0.0.1 and prints one JSON line {"NAME": port, ...}; then
+Usage: wss_echo_server.py NAME:CERT.pem:KEY.pem[:tls12] [NAME:CERT:KEY ...]
+Serves one port per identity on 127.0.0.1 (":tls12": at most TLS 1.2 on that port) and prints one JSON line {"NAME": port, ...}; then
 echoes every message back. A text message "close-from-server" makes the server close with
 1000 "server bye". After each connection it prints {"closed": NAME, "code": .., "reason": ..}.
 Exits when stdin closes.
@@ -36,9 +36,11 @@ async def main():
     ports = {}
     servers = []
     for spec in sys.argv[1:]:
-        name, cert, key = spec.split(":")
+        name, cert, key, *flags = spec.split(":")
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(cert, key)
+        if "tls12" in flags:
+            context.maximum_version = ssl.TLSVersion.TLSv1_2
         server = await serve(handler_for(name), "127.0.0.1", 0, ssl=context, max_size=None)
         servers.append(server)
         ports[name] = server.sockets[0].getsockname()[1]

@@ -1,0 +1,17 @@
+extension WebSocketTransportFactory {
+    /// `ws://` over plain TCP, `wss://` over TLS (OpenSSL on Linux, Network.framework on Apple
+    /// platforms) verified as `configuration` says: SNI and the certificate check use the URL host.
+    /// - Parameter handshakeTimeout: limit for the TLS handshake once TCP is connected.
+    public static func tls(
+        _ configuration: TLSConfiguration = TLSConfiguration(), handshakeTimeout: Duration = .seconds(10)
+    ) -> WebSocketTransportFactory {
+        WebSocketTransportFactory { url, connectTimeout throws(WebSocketError) in
+            guard url.isSecure else {
+                return TCPTransport(host: url.host, port: url.port, connectTimeout: connectTimeout.wireKitSeconds)
+            }
+            return TLSTransport(
+                host: url.host, port: url.port, connectTimeout: connectTimeout.wireKitSeconds,
+                handshakeTimeout: handshakeTimeout.wireKitSeconds, configuration: configuration)
+        }
+    }
+}
