@@ -38,7 +38,7 @@ struct ChatCommand {
             publications = client.channel(channel)
             try await client.publishAck(channel, say(.join, nil))
         } catch {
-            client.disconnect()
+            await client.close()
             Output.error("demo chat: cannot chat on \(url): \(Self.explain(error))")
             return 1
         }
@@ -80,9 +80,7 @@ struct ChatCommand {
         try? await client.publishAck(channel, say(.leave, nil), ackTimeout: .seconds(2))
         incoming.cancel()
         connection.cancel()
-        client.disconnect()
-        // `disconnect()` starts the closing handshake; give it a moment to reach the server.
-        try? await Task.sleep(for: .milliseconds(200))
+        await client.close()
         console.restore()
         return 0
     }
@@ -113,16 +111,14 @@ struct ChatCommand {
         }
     }
 
-    /// One line saying why the chat could not start.
+    /// One line saying why the chat could not start. WebSocket failures (refused, unknown host,
+    /// an HTTP answer instead of the upgrade) arrive as `.webSocket` and describe themselves.
     static func explain(_ error: any Error) -> String {
         guard let error = error as? PubSubError else { return "\(error)" }
         switch error {
         case .connectionFailed(4000, _), .connectionFailed(4003, _):
             // Before the handshake, 4000 (no ping) and 4003 (no handshake answer) mean the same.
             return "no answer to the SocketCluster handshake (is this a SocketCluster server?)"
-        case .connectionFailed(let code, let reason) where code == 1006 && reason == SocketClusterCloseCode(code).standardText:
-            // The client does not say yet why the WebSocket failed (refused, unknown host, HTTP error).
-            return "no WebSocket connection (refused, unknown host, or an HTTP error instead of the upgrade)"
         case .connectionFailed(let code, let reason):
             return reason.isEmpty ? "the connection closed with code \(code)" : reason
         case .handshakeRejected(let remote, let code):

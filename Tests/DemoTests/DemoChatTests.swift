@@ -117,7 +117,8 @@ final class DemoChatTests: XCTestCase {
     }
 
     func testRefusedConnectionIsOneLineAndANonZeroExit() throws {
-        try assertChatFailsWithOneLine(url: "ws://127.0.0.1:\(try Self.closedPort())/socketcluster/")
+        try assertChatFailsWithOneLine(url: "ws://127.0.0.1:\(try Self.closedPort())/socketcluster/",
+                                       saying: "Connection failed: connection refused")
     }
 
     func testWrongPathOnTheBrokerIsOneLineAndANonZeroExit() throws {
@@ -132,7 +133,8 @@ final class DemoChatTests: XCTestCase {
     func testWebServerAnsweringHTTP404IsOneLineAndANonZeroExit() throws {
         let server = try HTTPNotFoundServer()
         defer { server.stop() }
-        try assertChatFailsWithOneLine(url: "ws://127.0.0.1:\(server.port)/socketcluster/")
+        try assertChatFailsWithOneLine(url: "ws://127.0.0.1:\(server.port)/socketcluster/",
+                                       saying: "The server rejected the WebSocket upgrade with HTTP 404")
     }
 
     func testWebSocketServerThatNeverAnswersTheHandshakeIsOneLineAndANonZeroExit() async throws {
