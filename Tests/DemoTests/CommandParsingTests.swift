@@ -5,7 +5,10 @@ import XCTest
 /// on the `demo` executable target, which SwiftPM allows to be imported by tests).
 final class CommandParsingTests: XCTestCase {
     func testNoArgumentsRunsTheStory() throws {
-        XCTAssertEqual(try Command(arguments: []), .story)
+        XCTAssertEqual(try Command(arguments: []), .story(trace: false))
+        XCTAssertEqual(try Command(arguments: ["--trace"]), .story(trace: true))
+        XCTAssertEqual(try Command(arguments: ["story", "--trace"]), .story(trace: true))
+        XCTAssertEqual(try Command(arguments: ["--help"]), .help)
     }
 
     func testBrokerTakesHostAndPortInBothSpellings() throws {
