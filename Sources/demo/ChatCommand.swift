@@ -44,8 +44,7 @@ struct ChatCommand {
         }
 
         let console = Console(prompt: "\(name)> ")
-        let here = say(.here, nil)
-        let incoming = Task { await Self.showRoom(publications, console: console, me: me, answer: here,
+        let incoming = Task { await Self.showRoom(publications, console: console, me: me, name: name,
                                                   client: client, channel: channel) }
         let connection = Task { await Self.showConnection(client.events(), console: console) }
         // Ctrl-C (and SIGTERM, SIGHUP) leave the room like /quit, restoring the terminal.
@@ -85,13 +84,15 @@ struct ChatCommand {
         return 0
     }
 
-    /// Prints what others publish in the room, and tells newcomers who is already here.
-    private static func showRoom(_ publications: AsyncStream<JSONValue?>, console: Console, me: String, answer: JSONValue,
+    /// Prints what others publish in the room, and tells each newcomer who is already here.
+    private static func showRoom(_ publications: AsyncStream<JSONValue?>, console: Console, me: String, name: String,
                                  client: PubSubClient, channel: String) async {
         for await publication in publications {
-            guard let message = ChatMessage(publication), message.from != me else { continue }
+            guard let message = ChatMessage(publication), message.isShown(to: me) else { continue }
             console.show(message.display)
-            if message.type == .join { try? client.publish(channel, answer) }
+            if message.type == .join {
+                try? client.publish(channel, ChatMessage(type: .here, name: name, from: me, to: message.from).json)
+            }
         }
     }
 
