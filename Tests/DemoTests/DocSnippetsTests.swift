@@ -5,8 +5,7 @@ import XCTest
 /// `swift` block must appear in the named test file (trimmed), either as code or, where the
 /// test must differ (a broker's URL instead of port 8000), as a `// Docs: <line>` comment next
 /// to the substitute. A block preceded by an HTML comment starting `<!-- not compiled` is
-/// skipped (package manifests, SwiftUI, the old library's API). README.md, which is not the
-/// demo's to mark, is checked for its blocks that import a module.
+/// skipped (package manifests, SwiftUI, the old library's API).
 final class DocSnippetsTests: XCTestCase {
     func testGettingStartedSnippetsAreCompiled() throws {
         try assertSnippets(of: "Docs/GettingStarted.md", areIn: "Tests/DemoTests/GettingStartedTests.swift")
@@ -17,8 +16,7 @@ final class DocSnippetsTests: XCTestCase {
     }
 
     func testReadmeQuickStartsAreCompiled() throws {
-        // The README is not ours to mark: its blocks that import a module are the code ones.
-        try assertSnippets(of: "README.md", areIn: "Tests/DemoTests/ReadmeQuickStartTests.swift", onlyImporting: true)
+        try assertSnippets(of: "README.md", areIn: "Tests/DemoTests/ReadmeQuickStartTests.swift")
     }
 
     func testAppLifecycleSnippetsAreCompiled() throws {
@@ -28,12 +26,12 @@ final class DocSnippetsTests: XCTestCase {
     private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    private func assertSnippets(of document: String, areIn testFile: String, onlyImporting: Bool = false,
-                                file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertSnippets(of document: String, areIn testFile: String, file: StaticString = #filePath,
+                                line: UInt = #line) throws {
         let markdown = try String(contentsOf: Self.root.appendingPathComponent(document), encoding: .utf8)
         let code = try String(contentsOf: Self.root.appendingPathComponent(testFile), encoding: .utf8)
         let compiled = Set(code.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
-        let blocks = Self.swiftBlocks(markdown).filter { !onlyImporting || $0.contains { $0.hasPrefix("import ") } }
+        let blocks = Self.swiftBlocks(markdown)
         XCTAssertFalse(blocks.isEmpty, "no swift blocks in \(document)", file: file, line: line)
         for block in blocks {
             for text in block where !text.isEmpty {
