@@ -194,23 +194,12 @@ final class PubSubClientFaceTests: XCTestCase {
     }
 }
 
-/// Polls `condition` every 5 ms; throws `ConditionTimeout` (naming the caller's line) if it is
-/// still false after `timeout`.
-func waitUntil(timeout: Duration = .seconds(5), file: StaticString = #filePath, line: UInt = #line,
-               _ condition: @Sendable () -> Bool) async throws {
+func waitUntil(timeout: Duration = .seconds(5), _ condition: @Sendable () -> Bool) async throws {
     let start = ContinuousClock.now
     while !condition() {
-        if ContinuousClock.now - start > timeout { throw ConditionTimeout(timeout: timeout, file: "\(file)", line: line) }
+        if ContinuousClock.now - start > timeout { throw PubSubError.timeout(event: "waitUntil") }
         try await Task.sleep(for: .milliseconds(5))
     }
-}
-
-/// A `waitUntil` condition that stayed false.
-struct ConditionTimeout: Error, CustomStringConvertible {
-    let timeout: Duration
-    let file: String
-    let line: UInt
-    var description: String { "condition still false after \(timeout) (\((file as NSString).lastPathComponent):\(line))" }
 }
 
 final class Counter: @unchecked Sendable {

@@ -65,19 +65,19 @@ final class ResilienceSoakTests: XCTestCase {
         // The cuts have stopped: every client gets back, resubscribed, and one last
         // publication from each must reach all of them.
         for client in clients {
-            try await waitUntil(timeout: .seconds(10)) { client.channelState("soak") == .subscribed }
+            try await eventually(timeout: .seconds(10)) { client.channelState("soak") == .subscribed }
         }
         for (index, client) in clients.enumerated() {
             let acknowledged = await publications.publish(from: client, as: index)
             XCTAssertTrue(acknowledged, "final publication of client \(index)")
         }
         do {
-            try await waitUntil(timeout: .seconds(10)) { publications.outstanding == 0 }
+            try await eventually(timeout: .seconds(10)) { publications.outstanding == 0 }
         } catch {
             XCTFail("\(publications.outstanding) acknowledged publications made after a resubscription never arrived")
         }
         for client in clients {
-            try await waitUntil(timeout: .seconds(10)) { client.driver.read { $0.pendingCallCount + $0.queuedCallCount } == 0 }
+            try await eventually(timeout: .seconds(10)) { client.driver.read { $0.pendingCallCount + $0.queuedCallCount } == 0 }
         }
 
         let callCounts = calls.counts

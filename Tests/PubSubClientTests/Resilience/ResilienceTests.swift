@@ -27,13 +27,13 @@ final class ResilienceTests: XCTestCase {
     private func assertResubscribedAndNothingMissed(_ publications: PublicationAudit, epoch: Int,
                                                     publishing: Task<Void, Never>, calls: CallAudit,
                                                     file: StaticString = #filePath, line: UInt = #line) async throws {
-        try await waitUntil(timeout: .seconds(10)) { publications.epochCount(subscriber: 0) >= epoch }
+        try await eventually(timeout: .seconds(10)) { publications.epochCount(subscriber: 0) >= epoch }
         let receivedBefore = publications.receivedCount(subscriber: 0)
-        try await waitUntil(timeout: .seconds(10)) { publications.receivedCount(subscriber: 0) >= receivedBefore + 20 }
+        try await eventually(timeout: .seconds(10)) { publications.receivedCount(subscriber: 0) >= receivedBefore + 20 }
         publishing.cancel()
         await publishing.value
         do {
-            try await waitUntil(timeout: .seconds(5)) { publications.outstanding == 0 }
+            try await eventually(timeout: .seconds(5)) { publications.outstanding == 0 }
         } catch {
             XCTFail("\(publications.outstanding) publications made after the resubscription never arrived", file: file, line: line)
         }
@@ -82,7 +82,7 @@ final class ResilienceTests: XCTestCase {
         proxy.cutInsideNextChunk(direction, minimumChunk: 4096, forwarded: 1000)
         let cut = calls.start(subscriber, caller: 0, padding: 64 << 10)
         XCTAssertEqual(cut.madeWhile, .open)
-        try await waitUntil { calls.result(caller: 0, sequence: cut.sequence) != nil }
+        try await eventually { calls.result(caller: 0, sequence: cut.sequence) != nil }
         XCTAssertEqual(proxy.midFrameCutCount, 1, "cut inside the 64 KiB frame")
         assertBadConnection(calls.result(caller: 0, sequence: cut.sequence), event: "record", code: 1006)
         // An incomplete request never runs; a complete one whose answer was cut did run.
@@ -91,10 +91,10 @@ final class ResilienceTests: XCTestCase {
         let queued = (0..<5).map { _ in calls.start(subscriber, caller: 0) }
         XCTAssertEqual(queued.map(\.madeWhile).filter { $0 == .open }, [], "made while not connected")
         XCTAssertEqual(subscriber.driver.read(\.queuedCallCount), 5)
-        try await waitUntil { proxy.refusedCount >= 1 }
+        try await eventually { proxy.refusedCount >= 1 }
         proxy.setRefusing(false)
 
-        try await waitUntil(timeout: .seconds(10)) { queued.allSatisfy { calls.result(caller: 0, sequence: $0.sequence) != nil } }
+        try await eventually(timeout: .seconds(10)) { queued.allSatisfy { calls.result(caller: 0, sequence: $0.sequence) != nil } }
         for call in queued {
             XCTAssertEqual(calls.result(caller: 0, sequence: call.sequence),
                            .success(.int(CallAudit.id(caller: 0, sequence: call.sequence))))
@@ -153,7 +153,7 @@ final class ResilienceTests: XCTestCase {
         XCTAssertEqual(subscriber.driver.read(\.queuedCallCount), 5)
         proxy.resume()
 
-        try await waitUntil(timeout: .seconds(10)) { queued.allSatisfy { calls.result(caller: 0, sequence: $0.sequence) != nil } }
+        try await eventually(timeout: .seconds(10)) { queued.allSatisfy { calls.result(caller: 0, sequence: $0.sequence) != nil } }
         for call in queued {
             XCTAssertEqual(calls.result(caller: 0, sequence: call.sequence),
                            .success(.int(CallAudit.id(caller: 0, sequence: call.sequence))))
@@ -161,7 +161,7 @@ final class ResilienceTests: XCTestCase {
         XCTAssertEqual(calls.executionOrder(caller: 0).filter { $0 > inFlight.count }, queued.map(\.sequence),
                        "queued calls ran once, in order")
         try await assertResubscribedAndNothingMissed(publications, epoch: 2, publishing: publishing, calls: calls)
-        try await waitUntil { broker.subscriberCount(channel: "room") == 1 }
+        try await eventually { broker.subscriberCount(channel: "room") == 1 }
         subscriber.disconnect()
         publisher.disconnect()
         await broker.stop()
@@ -185,9 +185,9 @@ final class ResilienceTests: XCTestCase {
         let reader = Task { for await message in subscriber.channel("room") { messages.append(message) } }
 
         let inFlight = calls.start(subscriber, caller: 0, procedure: "slow")
-        try await waitUntil { subscriber.driver.read(\.pendingCallCount) == 1 }
+        try await eventually { subscriber.driver.read(\.pendingCallCount) == 1 }
         await first.stop()
-        try await waitUntil { calls.result(caller: 0, sequence: inFlight.sequence) != nil }
+        try await eventually { calls.result(caller: 0, sequence: inFlight.sequence) != nil }
         assertBadConnection(calls.result(caller: 0, sequence: inFlight.sequence), event: "slow", code: 1001)
 
         // Nothing listens on the port: attempts are refused and calls queue.
@@ -197,7 +197,7 @@ final class ResilienceTests: XCTestCase {
         XCTAssertEqual(subscriber.driver.read(\.queuedCallCount), 5)
         let second = try await ResilienceSetup.restartBroker(port: port, calls: calls)
 
-        try await waitUntil(timeout: .seconds(10)) { queued.allSatisfy { calls.result(caller: 0, sequence: $0.sequence) != nil } }
+        try await eventually(timeout: .seconds(10)) { queued.allSatisfy { calls.result(caller: 0, sequence: $0.sequence) != nil } }
         for call in queued {
             XCTAssertEqual(calls.result(caller: 0, sequence: call.sequence),
                            .success(.int(CallAudit.id(caller: 0, sequence: call.sequence))))
@@ -207,7 +207,7 @@ final class ResilienceTests: XCTestCase {
         try await assertResubscribedAndNothingMissed(publications, epoch: 2, publishing: publishing, calls: calls)
         XCTAssertEqual(second.subscriberCount(channel: "room"), 1)
         second.publish(channel: "room", data: "from the new broker")
-        try await waitUntil { messages.values.contains("from the new broker") }
+        try await eventually { messages.values.contains("from the new broker") }
         reader.cancel()
         subscriber.disconnect()
         publisher.disconnect()
@@ -231,10 +231,10 @@ final class ResilienceTests: XCTestCase {
         let publishing = keepPublishing(publications, from: publisher)
 
         let inFlight = calls.start(subscriber, caller: 0, procedure: "slow")
-        try await waitUntil { subscriber.driver.read(\.pendingCallCount) == 1 }
+        try await eventually { subscriber.driver.read(\.pendingCallCount) == 1 }
         proxy.setRefusing(true)
         proxy.cutAll()
-        try await waitUntil { calls.result(caller: 0, sequence: inFlight.sequence) != nil }
+        try await eventually { calls.result(caller: 0, sequence: inFlight.sequence) != nil }
         assertBadConnection(calls.result(caller: 0, sequence: inFlight.sequence), event: "slow", code: 1006)
 
         // Calls made over 1.5 s of refusals; one of them may only wait 300 ms.
@@ -256,7 +256,7 @@ final class ResilienceTests: XCTestCase {
         proxy.setRefusing(false)
 
         let made = queued
-        try await waitUntil(timeout: .seconds(10)) { made.allSatisfy { calls.result(caller: 0, sequence: $0) != nil } }
+        try await eventually(timeout: .seconds(10)) { made.allSatisfy { calls.result(caller: 0, sequence: $0) != nil } }
         for sequence in queued {
             XCTAssertEqual(calls.result(caller: 0, sequence: sequence), .success(.int(CallAudit.id(caller: 0, sequence: sequence))))
         }
