@@ -12,6 +12,9 @@ let package = Package(
         .library(name: "PubSubBroker", targets: ["PubSubBroker"]),
         .executable(name: "demo", targets: ["demo"]),
         .executable(name: "wirekit-microbench", targets: ["wirekit-microbench"]),
+        .executable(name: "wirebench", targets: ["wirebench"]),
+        .executable(name: "pubsubbench", targets: ["pubsubbench"]),
+        .executable(name: "pubsub-microbench", targets: ["pubsub-microbench"]),
     ],
     targets: [
         // SHA-1, SHA-256 and HMAC, shared by the WebSocket handshake, TLS pinning and JWT.
@@ -27,6 +30,10 @@ let package = Package(
         .executableTarget(name: "wirekit-autobahn-client", dependencies: ["WireKit"]),
         // WebSocket client benchmark following the shared bench contract (modes rtt, pipeline, bulk, connections).
         .executableTarget(name: "wirebench", dependencies: ["WireKit"]),
+        // The SocketCluster client benchmark (invoke round trips, pipelining, fan-out, connections).
+        .executableTarget(name: "pubsubbench", dependencies: ["PubSubClient", "PubSubBroker"]),
+        // Microbenchmarks of the SocketCluster wire model (frame parse + classify, serialize).
+        .executableTarget(name: "pubsub-microbench", dependencies: ["PubSubProtocol"]),
         // Microbenchmarks of the WebSocket core (frame codec, masking, UTF-8); run in release.
         .executableTarget(name: "wirekit-microbench", dependencies: ["WireKit"]),
 

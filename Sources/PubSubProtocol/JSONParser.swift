@@ -174,7 +174,7 @@ struct JSONParser {
     /// Parses a string starting at its opening quote.
     private mutating func parseString() throws(JSONParseError) -> String {
         let start = position + 1
-        var index = start
+        var index = JSONStringScanner.skipPlain(input, from: start)
         var sawNonASCII = false
         while index < input.count {
             let byte = input[index]

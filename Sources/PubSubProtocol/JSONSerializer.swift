@@ -118,11 +118,12 @@ struct JSONSerializer {
     private mutating func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
         bytes.append(UInt8(ascii: "\""))
         var runStart = 0
-        var index = 0
+        var index = JSONStringScanner.skipPlain(utf8, from: 0)
         while index < utf8.count {
             let byte = utf8[index]
             if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
                 index += 1
+                if byte < 0x80 { index = JSONStringScanner.skipPlain(utf8, from: index) }
                 continue
             }
             if runStart < index {

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import PubSubClient
 
@@ -49,7 +48,8 @@ struct ChatCommand {
         let incoming = Task { await Self.showRoom(publications, console: console, me: me, answer: here,
                                                   client: client, channel: channel) }
         let connection = Task { await Self.showConnection(client.events(), console: console) }
-        let interrupts = Self.forwardInterrupts(to: console)
+        // Ctrl-C (and SIGTERM, SIGHUP) leave the room like /quit, restoring the terminal.
+        Signals.handle([SIGINT, SIGTERM, SIGHUP]) { _ in console.interrupt() }
         console.show("* connected to \(url) as \(name), room \(room) (type a message, /quit to leave)")
 
         var lastTyping: ContinuousClock.Instant?
@@ -80,7 +80,6 @@ struct ChatCommand {
         try? await client.publishAck(channel, say(.leave, nil), ackTimeout: .seconds(2))
         incoming.cancel()
         connection.cancel()
-        interrupts.cancel()
         client.disconnect()
         // `disconnect()` starts the closing handshake; give it a moment to reach the server.
         try? await Task.sleep(for: .milliseconds(200))
@@ -111,19 +110,6 @@ struct ChatCommand {
             default:
                 break
             }
-        }
-    }
-
-    /// Turns SIGINT into `ConsoleInput.interrupt`, so Ctrl-C leaves the room like `/quit`.
-    private static func forwardInterrupts(to console: Console) -> Task<Void, Never> {
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: DispatchQueue(label: "demo.chat.signals"))
-        source.setEventHandler { console.interrupt() }
-        source.resume()
-        return Task {
-            // Keeps the source alive until cancelled.
-            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
-            source.cancel()
         }
     }
 

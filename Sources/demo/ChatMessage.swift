@@ -19,6 +19,7 @@ struct ChatMessage: Codable, Sendable, Equatable {
         case here
     }
 
+    /// What happened.
     var type: Kind
     /// The display name of the sender.
     var name: String

@@ -13,7 +13,7 @@ enum ConsoleInput: Sendable, Equatable {
     case line(String)
     /// End of input (EOF, or Ctrl-D on an empty line).
     case end
-    /// Ctrl-C (SIGINT).
+    /// Ctrl-C (SIGINT), or the process was asked to end (SIGTERM, SIGHUP).
     case interrupt
 }
 
@@ -43,7 +43,7 @@ final class Console: @unchecked Sendable {
         return stream
     }
 
-    /// Reports Ctrl-C as an input.
+    /// Reports a signal (Ctrl-C...) as an input.
     func interrupt() { continuation.yield(.interrupt) }
 
     /// Prints `line`, keeping the prompt and the line being typed below it.

@@ -3,9 +3,11 @@ import PubSubClient
 
 /// One participant of the story: a `PubSubClient` plus inboxes of what it receives.
 final class StoryUser: Sendable {
+    /// The name shown in the story and in chat messages.
     let name: String
     /// This user's sender id in chat messages.
     let from = ChatMessage.newSenderID()
+    /// This user's connection.
     let client: PubSubClient
     /// Connection, auth and channel events, in order.
     let events: Inbox<SessionEvent>
@@ -14,7 +16,7 @@ final class StoryUser: Sendable {
         // Reconnect after 200 ms, exactly (no randomness), so the story is quick and repeatable.
         let configuration = SessionConfiguration(
             address: try ServerAddress(url: url.absoluteString),
-            ackTimeout: .seconds(3),
+            ackTimeout: .seconds(5),
             reconnectPolicy: ReconnectPolicy(initialDelay: .milliseconds(200), randomness: .zero,
                                              multiplier: 1.5, maxDelay: .seconds(2)))
         self.name = name

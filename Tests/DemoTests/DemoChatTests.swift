@@ -52,6 +52,25 @@ final class DemoChatTests: XCTestCase {
         XCTAssertTrue(broker.stdout.contains("SIGINT, stopping\nbroker stopped\n"), broker.stdout)
     }
 
+    func testCtrlCLeavesTheRoomLikeQuit() throws {
+        let (broker, url) = try startBroker()
+        let alice = try DemoProcess(["chat", "--url", url, "--name", "alice"])
+        XCTAssertTrue(alice.waitForOutput("* connected to"))
+        let bob = try DemoProcess(["chat", "--url", url, "--name", "bob"])
+        XCTAssertTrue(alice.waitForOutput("* bob joined"))
+        XCTAssertTrue(bob.waitForOutput("* connected to"))
+
+        bob.interrupt()
+        XCTAssertEqual(bob.waitForExit(), 0, "stderr:\n\(bob.stderr)")
+        XCTAssertTrue(alice.waitForOutput("* bob left"))
+        XCTAssertTrue(broker.waitForOutput(" 1000\n"), "bob closed normally")
+
+        alice.closeInput()
+        XCTAssertEqual(alice.waitForExit(), 0)
+        broker.interrupt()
+        XCTAssertEqual(broker.waitForExit(), 0)
+    }
+
     func testParticipantWhoVanishesIsAnnouncedAsLeftByTheBroker() throws {
         let (broker, url) = try startBroker()
         let alice = try DemoProcess(["chat", "--url", url, "--name", "alice"])
@@ -67,6 +86,21 @@ final class DemoChatTests: XCTestCase {
         XCTAssertEqual(alice.waitForExit(), 0)
         broker.interrupt()
         XCTAssertEqual(broker.waitForExit(), 0)
+    }
+
+    func testBrokerStopsCleanlyOnSIGTERMAndTheChatSaysItIsReconnecting() throws {
+        let (broker, url) = try startBroker()
+        let alice = try DemoProcess(["chat", "--url", url, "--name", "alice", "--timeout", "1"])
+        XCTAssertTrue(alice.waitForOutput("* connected to"))
+
+        kill(broker.processIdentifier, SIGTERM)
+        XCTAssertEqual(broker.waitForExit(), 0)
+        XCTAssertTrue(broker.stdout.contains("SIGTERM, stopping\n"), broker.stdout)
+        XCTAssertTrue(broker.stdout.hasSuffix(" 1001\nbroker stopped\n"), "alice closed with 1001 first: \(broker.stdout)")
+        XCTAssertTrue(alice.waitForOutput("* connection lost (1001 Socket was disconnected), reconnecting…"))
+
+        alice.type("/quit\n")
+        XCTAssertEqual(alice.waitForExit(), 0, "leaving works without a server too")
     }
 
     func testMalformedURLIsOneLineAndANonZeroExit() throws {
@@ -119,6 +153,18 @@ final class DemoChatTests: XCTestCase {
         XCTAssertEqual(Self.lines(chat.stderr).count, 1, chat.stderr, file: file, line: line)
         XCTAssertTrue(chat.stderr.hasPrefix("demo chat: cannot chat on \(url): \(reason)"), chat.stderr, file: file, line: line)
         XCTAssertEqual(chat.stdout, "", file: file, line: line)
+    }
+
+    func testBrokerOnABusyPortIsOneLineAndANonZeroExit() throws {
+        let (first, url) = try startBroker()
+        let port = url.split(separator: ":").last?.prefix { $0.isNumber } ?? ""
+        let second = try DemoProcess(["broker", "--port", String(port)])
+        XCTAssertEqual(second.waitForExit(), 1)
+        XCTAssertEqual(Self.lines(second.stderr).count, 1, second.stderr)
+        XCTAssertTrue(second.stderr.contains("address already in use"), second.stderr)
+        XCTAssertEqual(second.stdout, "")
+        first.interrupt()
+        XCTAssertEqual(first.waitForExit(), 0)
     }
 
     func testUnknownCommandPrintsUsageAndExitsTwo() throws {

@@ -11,6 +11,7 @@ final class DemoProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var stdoutBytes = Data()
     private var stderrBytes = Data()
+    private var streamsAtEOF = 0
 
     /// Starts `demo` with `arguments`.
     init(_ arguments: [String]) throws {
@@ -21,13 +22,22 @@ final class DemoProcess: @unchecked Sendable {
         process.standardError = errors
         output.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
+            // Empty means EOF: stop watching, or the handler would be called again and again.
+            if data.isEmpty { handle.readabilityHandler = nil }
             guard let self else { return }
-            self.lock.withLock { self.stdoutBytes.append(data) }
+            self.lock.withLock {
+                self.stdoutBytes.append(data)
+                if data.isEmpty { self.streamsAtEOF += 1 }
+            }
         }
         errors.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
+            if data.isEmpty { handle.readabilityHandler = nil }
             guard let self else { return }
-            self.lock.withLock { self.stderrBytes.append(data) }
+            self.lock.withLock {
+                self.stderrBytes.append(data)
+                if data.isEmpty { self.streamsAtEOF += 1 }
+            }
         }
         try process.run()
     }
@@ -83,8 +93,9 @@ final class DemoProcess: @unchecked Sendable {
             process.terminate()
             return nil
         }
-        // Let the last bytes through the readability handlers.
-        Thread.sleep(forTimeInterval: 0.05)
+        // Wait until both pipes reached EOF, so every byte written is in `stdout`/`stderr`.
+        let drained = Date().addingTimeInterval(2)
+        while lock.withLock({ streamsAtEOF < 2 }) && Date() < drained { Thread.sleep(forTimeInterval: 0.01) }
         return process.terminationStatus
     }
 

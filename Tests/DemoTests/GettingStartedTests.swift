@@ -35,6 +35,7 @@ final class GettingStartedTests: XCTestCase {
         let url = broker.url.absoluteString                          // ws://127.0.0.1:<port>/socketcluster/
 
         // Docs: Connect
+        // Docs: let client = try PubSubClient(url: "ws://127.0.0.1:8000/socketcluster/")
         let client = try PubSubClient(url: url)
         let info = try await client.connect()        // returns after the SocketCluster #handshake
         print("socket", info.id, "ping timeout", info.pingTimeout, "ms, authenticated:", info.isAuthenticated)
@@ -124,8 +125,10 @@ final class GettingStartedTests: XCTestCase {
         let answered = expectation(description: "emitAck answered")
         let published = expectation(description: "publication received")
         let callbacks = DispatchQueue(label: "GettingStartedTests.callbacks")
+        // Docs: let sc = try ScClient(url: "ws://127.0.0.1:8000/socketcluster/", callbackQueue: .main)
         let sc = try ScClient(url: url, tokenStore: InMemoryTokenStore(tokens: [tokensName(url): token ?? ""]),
                               callbackQueue: callbacks)
+        // Docs: sc.setBasicListener(onConnect: { client in print("connected", client.id ?? "") },
         sc.setBasicListener(onConnect: { client in print("connected", client.id ?? ""); connected.fulfill() },
                             onConnectError: { _, close in print("failed", close.code, close.reason) },
                             onDisconnect: { _, close in print("closed", close.code, close.reason) })
@@ -135,6 +138,7 @@ final class GettingStartedTests: XCTestCase {
             answered.fulfill()
         }
         sc.subscribe(channelName: "chat/lobby")
+        // Docs: sc.onChannel(channelName: "chat/lobby") { _, data in print(data as Any) }
         sc.onChannel(channelName: "chat/lobby") { _, data in print(data as Any); published.fulfill() }
         await fulfillment(of: [connected, answered], timeout: 5)
         try await Task.sleep(for: .milliseconds(100))   // the subscription completes

@@ -10,20 +10,23 @@ final class MigrationTests: XCTestCase {
         let broker = try await PubSubBroker.start(port: 0)
         broker.procedure("echo") { request in request.data }
         let echoed = expectation(description: "echo answered")
-        let answer = LockedValue<Int64?>(nil)
+        let printed = LockedValue<[String]>([])
+        // What the snippet prints goes here.
+        @Sendable func print(_ items: Any...) { printed.set(printed.get() + [items.map { "\($0)" }.joined(separator: " ")]) }
 
-        // Docs: After (pubsub-swift), with the broker's URL and a private callback queue.
+        // After (pubsub-swift)
+        // Docs: let client = try ScClient(url: "ws://localhost:8000/socketcluster/")
         let client = try ScClient(url: broker.url.absoluteString, callbackQueue: DispatchQueue(label: "MigrationTests"))
         client.setBasicListener(onConnect: { client in
             client.emitAck(eventName: "echo", data: ["n": 1]) { name, error, data in
-                if error == nil { answer.set(data?["n"]?.intValue ?? 0) }
+                if error == nil { print(data?["n"]?.intValue ?? 0) }
                 echoed.fulfill()
             }
         }, onConnectError: nil, onDisconnect: { _, close in print(close.code, close.reason) })
         client.connect()
 
         await fulfillment(of: [echoed], timeout: 5)
-        XCTAssertEqual(answer.get(), 1)
+        XCTAssertEqual(printed.get(), ["1"])
         client.disconnect()
         await broker.stop()
     }
@@ -34,10 +37,12 @@ final class MigrationTests: XCTestCase {
         // A token signed with the broker's key, as a server would have issued it earlier.
         let savedToken = JWT.sign(payload: ["username": "ann", "exp": .int(Int64(Date().timeIntervalSince1970) + 600)],
                                   secret: broker.options.authKey)
+        // Docs: let url = "ws://localhost:8000/socketcluster/"
         let url = broker.url.absoluteString
 
         // Docs: Tokens
         let store = InMemoryTokenStore(tokens: [try ServerAddress(url: url).defaultTokenName: savedToken])
+        // Docs: let client = try ScClient(url: url, tokenStore: store)   // the handshake sends savedToken
         let client = try ScClient(url: url, tokenStore: store, callbackQueue: DispatchQueue(label: "MigrationTests"))
 
         let answered = expectation(description: "whoami answered")

@@ -16,6 +16,13 @@ extension PubSubClient {
     public convenience init(url: String, tokenStore: any TokenStore = InMemoryTokenStore()) throws(PubSubError) {
         self.init(configuration: SessionConfiguration(address: try ServerAddress(url: url)), tokenStore: tokenStore)
     }
+
+    /// A client for a URL whose handshakes send `authToken` (stored in `tokenStore`, as with
+    /// `setAuthToken(_:)`; nil leaves the store as it is).
+    public convenience init(url: String, authToken: String?, tokenStore: any TokenStore = InMemoryTokenStore()) throws(PubSubError) {
+        try self.init(url: url, tokenStore: tokenStore)
+        if let authToken { setAuthToken(authToken) }
+    }
 }
 
 extension ScClient {
@@ -31,5 +38,13 @@ extension ScClient {
                             callbackQueue: DispatchQueue = .main) throws(PubSubError) {
         self.init(configuration: SessionConfiguration(address: try ServerAddress(url: url)), tokenStore: tokenStore,
                   callbackQueue: callbackQueue)
+    }
+
+    /// socketcluster-client-swift's `ScClient(url:authToken:)`: handshakes send `authToken`
+    /// (stored in `tokenStore`, as with `setAuthToken(token:)`; nil leaves the store as it is).
+    public convenience init(url: String, authToken: String?, tokenStore: any TokenStore = InMemoryTokenStore(),
+                            callbackQueue: DispatchQueue = .main) throws(PubSubError) {
+        try self.init(url: url, tokenStore: tokenStore, callbackQueue: callbackQueue)
+        if let authToken { setAuthToken(token: authToken) }
     }
 }

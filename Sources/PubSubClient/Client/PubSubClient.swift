@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import WireKit
 
 /// The SocketCluster client with async/await: `connect`, `invoke`, `transmit`, channels as
 /// `AsyncStream`s, receivers, procedures and an event stream. Thread-safe: everything runs on
@@ -42,29 +43,47 @@ public final class PubSubClient: Sendable {
 
     // MARK: Connection
 
-    /// Connects and waits for the handshake. Returns at once if already open. Throws
-    /// `connectionFailed(code:reason:)` if the attempt closes first (a reconnect may follow).
+    /// Connects and waits for the handshake. Returns at once if already open. If the attempt
+    /// ends first (a reconnect may follow), throws `webSocket(_:)` with WireKit's typed reason
+    /// when the WebSocket itself failed (refused, unknown host, HTTP status, TLS), else
+    /// `connectionFailed(code:reason:)` (the server closed it, or the handshake timed out).
+    /// Cancelling the waiting task throws `cancelled(event: "connect")` at once and leaves the
+    /// attempt running (`disconnect()` stops it).
     @discardableResult
     public func connect() async throws -> HandshakeInfo {
         let waiter = ConnectWaiter()
         let driver = self.driver
-        return try await withCheckedThrowingContinuation { continuation in
-            // Everything happens on the driver queue, so no event can slip in between.
-            driver.run { session, now in
-                waiter.continuation = continuation
-                if session.state == .open, let info = session.handshake {
-                    waiter.finish(.success(info))
-                    return
-                }
-                let listener = driver.addListener { event in
-                    switch event {
-                    case .connected(let info): waiter.finish(.success(info))
-                    case .connectAbort(let code, let reason): waiter.finish(.failure(PubSubError.connectionFailed(code: code, reason: reason)))
-                    default: break
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                // Everything happens on the driver queue, so no event can slip in between.
+                driver.run { session, now in
+                    waiter.continuation = continuation
+                    if waiter.isCancelled {
+                        waiter.finish(.failure(PubSubError.cancelled(event: "connect")))
+                        return
                     }
+                    if session.state == .open, let info = session.handshake {
+                        waiter.finish(.success(info))
+                        return
+                    }
+                    let listener = driver.addListener { event in
+                        switch event {
+                        case .connected(let info): waiter.finish(.success(info))
+                        case .connectAbort(_, _, let error?):
+                            waiter.finish(.failure(PubSubError.webSocket(error)))
+                        case .connectAbort(let code, let reason, nil):
+                            waiter.finish(.failure(PubSubError.connectionFailed(code: code, reason: reason)))
+                        default: break
+                        }
+                    }
+                    waiter.onFinish = { driver.removeListener(listener) }
+                    session.connect(now: now)
                 }
-                waiter.onFinish = { driver.removeListener(listener) }
-                session.connect(now: now)
+            }
+        } onCancel: {
+            driver.queue.async {
+                waiter.isCancelled = true
+                waiter.finish(.failure(PubSubError.cancelled(event: "connect")))
             }
         }
     }
@@ -72,6 +91,15 @@ public final class PubSubClient: Sendable {
     /// Closes with `code` and `reason` (sent to the server) and stops reconnecting.
     public func disconnect(code: UInt16 = 1000, reason: String = "") {
         driver.run { session, now in session.disconnect(code: code, reason: reason, now: now) }
+    }
+
+    /// Closes like `disconnect(code:reason:)`, then waits until the WebSocket closing handshake
+    /// finished or timed out (`WebSocketOptions.closeTimeout`, default 5 s), so a process may
+    /// exit right after without the server seeing 1006. Returns how the WebSocket ended; nil
+    /// when no connection was open or opening.
+    @discardableResult
+    public func close(code: UInt16 = 1000, reason: String = "") async -> WebSocketCloseInfo? {
+        await driver.disconnectAndWait(code: code, reason: reason)
     }
 
     /// Closes (if needed) and connects again at once.
@@ -107,15 +135,20 @@ public final class PubSubClient: Sendable {
     }
 
     /// Server transmits of `event`, in order. Ends when the iterating task is cancelled.
-    public func receiver(_ event: String) -> AsyncStream<JSONValue?> {
-        stream { router, continuation in router.addReceiver(event) { continuation.yield($0) } }
+    /// `bufferingPolicy` bounds what waits for a slow consumer (default: everything).
+    public func receiver(_ event: String,
+                         bufferingPolicy: AsyncStream<JSONValue?>.Continuation.BufferingPolicy = .unbounded) -> AsyncStream<JSONValue?> {
+        stream(bufferingPolicy) { router, continuation in router.addReceiver(event) { continuation.yield($0) } }
     }
 
     /// Server invokes of `event`; answer each request exactly once. While no stream is
-    /// registered for an event, its requests get an `UnhandledRequestError` reply.
-    public func procedure(_ event: String) -> AsyncStream<ProcedureRequest> {
+    /// registered for an event, its requests get an `UnhandledRequestError` reply, as do
+    /// requests `bufferingPolicy` drops.
+    public func procedure(_ event: String,
+                          bufferingPolicy: AsyncStream<ProcedureRequest>.Continuation.BufferingPolicy = .unbounded)
+        -> AsyncStream<ProcedureRequest> {
         let driver = self.driver
-        return stream { router, continuation in
+        return stream(bufferingPolicy) { router, continuation in
             router.addProcedure(event) { name, data, id in
                 continuation.yield(ProcedureRequest(event: name, data: data, id: id, driver: driver))
             }
@@ -123,16 +156,21 @@ public final class PubSubClient: Sendable {
     }
 
     /// Every session event (connection, auth, channels, errors, raw frames), from now on.
-    public func events() -> AsyncStream<SessionEvent> {
-        stream { router, continuation in router.addEventListener { continuation.yield($0) } }
+    public func events(bufferingPolicy: AsyncStream<SessionEvent>.Continuation.BufferingPolicy = .unbounded)
+        -> AsyncStream<SessionEvent> {
+        stream(bufferingPolicy) { router, continuation in router.addEventListener { continuation.yield($0) } }
     }
 
     // MARK: Channels
 
     /// Subscribes (if not already) and returns the channel's publications. Cancelling the task
     /// iterating the stream stops delivery to it; the subscription stays until `unsubscribe`.
-    public func channel(_ name: String, options: SubscriptionOptions = SubscriptionOptions()) -> AsyncStream<JSONValue?> {
-        let result = stream { router, continuation in
+    /// `bufferingPolicy` bounds what waits for a slow consumer (default: everything), e.g.
+    /// `.bufferingNewest(1)` for a channel carrying the latest state.
+    public func channel(_ name: String, options: SubscriptionOptions = SubscriptionOptions(),
+                        bufferingPolicy: AsyncStream<JSONValue?>.Continuation.BufferingPolicy = .unbounded)
+        -> AsyncStream<JSONValue?> {
+        let result = stream(bufferingPolicy) { router, continuation in
             router.addChannelConsumer(name, yield: { continuation.yield($0) }, finish: { continuation.finish() })
         }
         driver.run { session, now in
@@ -167,6 +205,16 @@ public final class PubSubClient: Sendable {
         }
     }
 
+    /// Publishes an `Encodable` value without acknowledgement.
+    public func publish(_ channel: String, encoding value: some Encodable) throws(PubSubError) {
+        try publish(channel, try Self.encode(value))
+    }
+
+    /// Publishes an `Encodable` value and waits until the server accepted the publication.
+    public func publishAck(_ channel: String, encoding value: some Encodable, ackTimeout: Duration? = nil) async throws {
+        try await publishAck(channel, try Self.encode(value), ackTimeout: ackTimeout)
+    }
+
     /// Publishes and waits until the server accepted the publication.
     public func publishAck(_ channel: String, _ data: JSONValue?, ackTimeout: Duration? = nil) async throws {
         _ = try await call { session, now in session.publishWithAck(channel, data: data, ackTimeout: ackTimeout, now: now) }
@@ -175,9 +223,18 @@ public final class PubSubClient: Sendable {
     // MARK: Auth
 
     /// Authenticates with a signed token (`#authenticate`).
-    public func authenticate(_ signedToken: String) async throws -> AuthenticationResult {
-        AuthenticationResult(try await call { session, now in session.authenticate(signedToken, now: now) })
+    public func authenticate(_ signedToken: String, ackTimeout: Duration? = nil) async throws -> AuthenticationResult {
+        AuthenticationResult(try await call { session, now in session.authenticate(signedToken, ackTimeout: ackTimeout, now: now) })
     }
+
+    /// Stores `signedToken` in the token store (nil removes it) for the next handshake; the
+    /// current connection is not re-authenticated (`authenticate(_:)` does that).
+    public func setAuthToken(_ signedToken: String?) {
+        driver.run { session, now in session.setTokenForNextHandshake(signedToken, now: now) }
+    }
+
+    /// The token the next handshake sends (the token store's copy), nil when there is none.
+    public var authTokenForNextHandshake: String? { driver.read(\.tokenForNextHandshake) }
 
     /// Removes the token here and on the server.
     public func deauthenticate() {
@@ -214,8 +271,9 @@ public final class PubSubClient: Sendable {
         }
     }
 
-    private func stream<T>(_ register: @escaping (EventRouter, AsyncStream<T>.Continuation) -> UInt64) -> AsyncStream<T> {
-        let (stream, continuation) = AsyncStream<T>.makeStream()
+    private func stream<T>(_ policy: AsyncStream<T>.Continuation.BufferingPolicy,
+                           _ register: @escaping (EventRouter, AsyncStream<T>.Continuation) -> UInt64) -> AsyncStream<T> {
+        let (stream, continuation) = AsyncStream<T>.makeStream(bufferingPolicy: policy)
         let router = self.router
         let token = driver.run { _, _ in register(router, continuation) }
         // Asynchronous: termination can happen on the driver queue, inside a session access.
@@ -228,10 +286,11 @@ public final class PubSubClient: Sendable {
     }
 }
 
-/// Resumes `connect()` exactly once. `@unchecked Sendable`: its fields are set before the
-/// listener can fire and then only touched on the driver queue.
+/// Resumes `connect()` exactly once. `@unchecked Sendable`: its fields are only touched on the
+/// driver queue.
 private final class ConnectWaiter: @unchecked Sendable {
     var continuation: CheckedContinuation<HandshakeInfo, any Error>?
+    var isCancelled = false
     var onFinish: (@Sendable () -> Void)?
 
     func finish(_ result: Result<HandshakeInfo, any Error>) {

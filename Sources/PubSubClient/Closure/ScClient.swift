@@ -1,4 +1,5 @@
 import Dispatch
+import WireKit
 
 /// The closure API, with the method names of socketcluster-client-swift (`emit`, `emitAck`,
 /// `on`, `onAck`, `subscribe`, `publish`, `onChannel`, `setBasicListener`, ...), on the same
@@ -28,18 +29,22 @@ public final class ScClient: Sendable {
         _ = driver.run { _, _ in
             router.addEventListener { [weak self] event in
                 guard let self else { return }
+                // On the driver queue, so the handshake's events are seen in order.
+                let authentication = listeners.authenticationChange(for: event)
+                let lost = listeners.lostConnection(for: event)
                 let basic = listeners.basic
                 let auth = listeners.auth
                 let any = listeners.any
                 callbackQueue.async {
                     switch event {
                     case .connected: basic?.onConnect?(self)
-                    case .connectAbort(let code, let reason): basic?.onConnectError?(self, CloseInfo(code: code, reason: reason))
-                    case .disconnected(let code, let reason): basic?.onDisconnect?(self, CloseInfo(code: code, reason: reason))
+                    case .connectAbort(let code, let reason, let error):
+                        basic?.onConnectError?(self, CloseInfo(code: code, reason: reason, error: error))
                     case .authenticated(let token, _): auth?.onSetAuthentication?(self, token)
-                    case .authStateChanged(_, let new, _, _): auth?.onAuthentication?(self, new == .authenticated)
                     default: break
                     }
+                    if let lost { basic?.onDisconnect?(self, lost) }
+                    if let authentication { auth?.onAuthentication?(self, authentication) }
                     any?(self, event)
                 }
             }
@@ -61,8 +66,31 @@ public final class ScClient: Sendable {
         driver.run { session, now in session.disconnect(code: code, reason: reason, now: now) }
     }
 
-    /// Closes (if needed) and connects again.
-    public func reconnect() { driver.run { session, now in session.reconnect(now: now) } }
+    /// Closes like `disconnect(code:reason:)` and waits until the WebSocket closing handshake
+    /// finished or timed out (`WebSocketOptions.closeTimeout`, default 5 s). Returns how the
+    /// WebSocket ended; nil when no connection was open or opening.
+    @discardableResult
+    public func close(code: UInt16 = 1000, reason: String = "") async -> WebSocketCloseInfo? {
+        await driver.disconnectAndWait(code: code, reason: reason)
+    }
+
+    /// Closes like `disconnect(code:reason:)`; `completion` runs on `callbackQueue` once the
+    /// WebSocket closing handshake finished or timed out, with how it ended (nil when no
+    /// connection was open or opening).
+    public func disconnect(code: UInt16 = 1000, reason: String = "",
+                           completion: @escaping @Sendable (WebSocketCloseInfo?) -> Void) {
+        let driver = self.driver
+        let queue = callbackQueue
+        Task {
+            let info = await driver.disconnectAndWait(code: code, reason: reason)
+            queue.async { completion(info) }
+        }
+    }
+
+    /// Closes (if needed) with `code` and `reason`, and connects again at once.
+    public func reconnect(code: UInt16 = 1000, reason: String = "") {
+        driver.run { session, now in session.reconnect(code: code, reason: reason, now: now) }
+    }
 
     /// True once the SocketCluster handshake completed (not merely the WebSocket open).
     public func isConnected() -> Bool { driver.read(\.state) == .open }
@@ -73,6 +101,10 @@ public final class ScClient: Sendable {
     public var id: String? { driver.read(\.socketID) }
     /// Authentication state and token.
     public var auth: AuthStatus { driver.read(\.auth) }
+    /// The handshake response (id, pingTimeout, isAuthenticated, authError) while connected.
+    public var handshake: HandshakeInfo? { driver.read(\.handshake) }
+    /// The state of one channel.
+    public func channelState(channelName: String) -> ChannelState { driver.read { $0.channelState(channelName) } }
 
     /// Connection callbacks: handshake done, attempt failed before the handshake, connection lost
     /// after it (with the exact close code and reason).
@@ -82,8 +114,9 @@ public final class ScClient: Sendable {
         listeners.basic = ScListeners.Basic(onConnect: onConnect, onConnectError: onConnectError, onDisconnect: onDisconnect)
     }
 
-    /// Auth callbacks: a token was set (handshake, `#setAuthToken`, `authenticate`), and the
-    /// authenticated flag changed.
+    /// Auth callbacks: a token was set (handshake, `#setAuthToken`, `authenticate`); and
+    /// `onAuthentication` after every handshake (with its `isAuthenticated`, after `onConnect`,
+    /// as socketcluster-client-swift did) and whenever the authenticated flag changes later.
     public func setAuthenticationListener(onSetAuthentication: (@Sendable (ScClient, String?) -> Void)?,
                                           onAuthentication: (@Sendable (ScClient, Bool?) -> Void)?) {
         listeners.auth = ScListeners.Auth(onSetAuthentication: onSetAuthentication, onAuthentication: onAuthentication)
@@ -182,8 +215,10 @@ public final class ScClient: Sendable {
     }
 
     /// Publishes; `ack` gets the server's answer.
-    public func publishAck(channelName: String, data: JSONValue?, ack: @escaping AckHandler) {
-        call(channelName, ack) { session, now in session.publishWithAck(channelName, data: data, now: now) }
+    public func publishAck(channelName: String, data: JSONValue?, ackTimeout: Duration? = nil, ack: @escaping AckHandler) {
+        call(channelName, ack) { session, now in
+            session.publishWithAck(channelName, data: data, ackTimeout: ackTimeout, now: now)
+        }
     }
 
     /// Listens to messages published on `channelName` (a namespace separate from events).
@@ -217,8 +252,10 @@ public final class ScClient: Sendable {
         driver.run { session, now in session.setTokenForNextHandshake(token, now: now) }
     }
 
-    /// The signed token, while authenticated.
-    public func getAuthToken() -> String? { driver.read(\.auth.signedToken) }
+    /// The client's token, as socketcluster-client-swift: the one the next handshake sends (set
+    /// by `setAuthToken(token:)`, the server's `#setAuthToken` or `authenticate`), nil once
+    /// removed. `auth.signedToken` is the token the current connection is authenticated with.
+    public func getAuthToken() -> String? { driver.read(\.tokenForNextHandshake) }
 
     /// Collects outgoing packets until `flushBatch()` / `cancelBatch()`.
     public func startBatch() { driver.run { session, _ in session.startBatch() } }
@@ -246,10 +283,14 @@ public struct CloseInfo: Sendable, Equatable {
     public var code: UInt16
     /// The close reason, or the standard text when the close frame had none.
     public var reason: String
-    /// A code and reason.
-    public init(code: UInt16, reason: String) {
+    /// Why the WebSocket failed, when it did (refused, unknown host, HTTP status of a rejected
+    /// upgrade, TLS, a connection reset). Nil when the peer closed with a close frame.
+    public var error: WebSocketError?
+    /// A code, reason and transport error.
+    public init(code: UInt16, reason: String, error: WebSocketError? = nil) {
         self.code = code
         self.reason = reason
+        self.error = error
     }
 }
 
@@ -287,6 +328,8 @@ final class ScListeners: @unchecked Sendable {
     }
 
     private let lock = NSLock()
+    private var inHandshake = false
+    private var wasDisconnected = false
     private var _basic: Basic?
     private var _auth: Auth?
     private var _any: (@Sendable (ScClient, SessionEvent) -> Void)?
@@ -299,6 +342,46 @@ final class ScListeners: @unchecked Sendable {
         get { lock.withLock { _auth } }
         set { lock.withLock { _auth = newValue } }
     }
+    /// What `onAuthentication` gets for `event`, if anything: the handshake's verdict once per
+    /// handshake (the auth changes inside it are not reported separately), later changes as
+    /// they happen. Called in event order.
+    func authenticationChange(for event: SessionEvent) -> Bool? {
+        lock.withLock {
+            switch event {
+            case .stateChanged(_, .open):
+                inHandshake = true
+                return nil
+            case .connected(let info):
+                inHandshake = false
+                return info.isAuthenticated
+            case .authStateChanged(_, let new, _, _):
+                return inHandshake ? nil : new == .authenticated
+            case .closed:
+                inHandshake = false
+                return nil
+            default:
+                return nil
+            }
+        }
+    }
+
+    /// What `onDisconnect` gets for `event`, if anything: `closed` right after `disconnected`
+    /// carries the same code and reason plus the transport's error. Called in event order.
+    func lostConnection(for event: SessionEvent) -> CloseInfo? {
+        lock.withLock {
+            switch event {
+            case .disconnected:
+                wasDisconnected = true
+                return nil
+            case .closed(let code, let reason, let error) where wasDisconnected:
+                wasDisconnected = false
+                return CloseInfo(code: code, reason: reason, error: error)
+            default:
+                return nil
+            }
+        }
+    }
+
     var any: (@Sendable (ScClient, SessionEvent) -> Void)? {
         get { lock.withLock { _any } }
         set { lock.withLock { _any = newValue } }

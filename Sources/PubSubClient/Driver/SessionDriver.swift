@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import WireKit
 
 /// Runs a `ClientSession` on one serial queue: executes its actions over a transport, arms one
 /// DispatchSourceTimer for its `nextDeadline`, keeps the token store in sync, routes events to
@@ -26,6 +27,7 @@ final class SessionDriver: @unchecked Sendable {
     private var listeners: [UInt64: Listener] = [:]
     private var nextListener: UInt64 = 0
     private var requestHandler: RequestHandler?
+    private let frameObserver: (@Sendable (FrameDirection, String) -> Void)?
     private var expiryTimer: DispatchSourceTimer?
     #if canImport(Network)
     private var pathObserver: NetworkPathObserver?
@@ -37,6 +39,7 @@ final class SessionDriver: @unchecked Sendable {
         queue = DispatchQueue(label: label)
         self.tokenStore = tokenStore
         self.transportFactory = transportFactory
+        frameObserver = configuration.frameObserver
         var loadError: PubSubError?
         var stored: String?
         do { stored = try tokenStore.loadToken(name: configuration.authTokenName) } catch {
@@ -102,6 +105,17 @@ final class SessionDriver: @unchecked Sendable {
         }
     }
 
+    /// Closes like `ClientSession.disconnect` and waits until the connection that was current
+    /// has finished its closing handshake (or timed out). Returns how it ended; nil when none was open.
+    func disconnectAndWait(code: UInt16, reason: String) async -> WebSocketCloseInfo? {
+        let current: (any SessionTransport)? = run { session, now in
+            let current = currentTransport.flatMap { transports[$0] }
+            session.disconnect(code: code, reason: reason, now: now)
+            return current
+        }
+        return await current?.closed()
+    }
+
     func addListener(_ listener: @escaping Listener) -> UInt64 {
         onQueue {
             nextListener += 1
@@ -155,7 +169,10 @@ final class SessionDriver: @unchecked Sendable {
                 self?.transportEvent(event, from: id)
             }
         case .sendText(let text):
-            if let currentTransport, let transport = transports[currentTransport] { transport.send(text: text) }
+            if let currentTransport, let transport = transports[currentTransport] {
+                frameObserver?(.sent, text)
+                transport.send(text: text)
+            }
         case .closeTransport(let id, let code, let reason):
             transports.removeValue(forKey: id)?.close(code: code, reason: reason)
             if currentTransport == id { currentTransport = nil }
@@ -218,12 +235,14 @@ final class SessionDriver: @unchecked Sendable {
         let now = self.now
         switch event {
         case .opened: session.transportOpened(id, now: now)
-        case .text(let text): session.transportReceived(text: text, from: id, now: now)
+        case .text(let text):
+            if id == currentTransport { frameObserver?(.received, text) }
+            session.transportReceived(text: text, from: id, now: now)
         case .binary(let bytes): session.transportReceived(binary: bytes, from: id, now: now)
-        case .closed(let code, let reason):
+        case .closed(let code, let reason, let error):
             transports.removeValue(forKey: id)
             if currentTransport == id { currentTransport = nil }
-            session.transportClosed(id, code: code, reason: reason, now: now)
+            session.transportClosed(id, code: code, reason: reason, error: error, now: now)
         }
         execute()
     }

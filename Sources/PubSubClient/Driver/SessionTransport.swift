@@ -1,12 +1,14 @@
 import Dispatch
+import WireKit
 
 /// What a transport reports to the session driver.
 enum SessionTransportEvent: Sendable {
     case opened
     case text(String)
     case binary([UInt8])
-    /// Closed, or failed to open (1006 when no close frame was received).
-    case closed(code: UInt16, reason: String)
+    /// Closed, or failed to open (1006 when no close frame was received); `error` says why the
+    /// transport failed, when it did.
+    case closed(code: UInt16, reason: String, error: WebSocketError? = nil)
 }
 
 /// One WebSocket connection as the driver needs it. Implementations deliver their events on
@@ -14,6 +16,9 @@ enum SessionTransportEvent: Sendable {
 protocol SessionTransport: AnyObject, Sendable {
     func send(text: String)
     func close(code: UInt16, reason: String)
+    /// Waits until the connection is over (closing handshake done or timed out) and returns
+    /// how it ended; nil when the transport cannot tell.
+    func closed() async -> WebSocketCloseInfo?
 }
 
 /// Opens transports; WireKit's WebSocket in production, an in-memory fake in tests.

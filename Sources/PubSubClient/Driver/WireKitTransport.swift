@@ -20,14 +20,18 @@ struct WireKitTransportFactory: SessionTransportFactory {
         do {
             socket = try WebSocket(url: url, options: options, callbackQueue: queue)
         } catch {
-            queue.async { onEvent(.closed(code: 1006, reason: "\(error)")) }
+            queue.async { onEvent(.closed(code: 1006, reason: error.description, error: error)) }
             return FailedTransport()
         }
         let transport = WireKitTransport(socket: socket)
         socket.onOpen = { _ in onEvent(.opened) }
         socket.onText = { onEvent(.text($0)) }
         socket.onBinary = { onEvent(.binary([UInt8]($0))) }
-        socket.onClose = { info in onEvent(.closed(code: info.code.rawValue, reason: info.reason)) }
+        socket.onClose = { info in
+            // A connection that failed has no close frame, so its reason is the failure's.
+            let reason = info.reason.isEmpty ? info.error?.description ?? "" : info.reason
+            onEvent(.closed(code: info.code.rawValue, reason: reason, error: info.error))
+        }
         socket.open()
         return transport
     }
@@ -51,10 +55,13 @@ final class WireKitTransport: SessionTransport {
         socket.onClose = nil
         socket.disconnect(code: WebSocketCloseCode(code), reason: reason)
     }
+
+    func closed() async -> WebSocketCloseInfo? { await socket.closed }
 }
 
 /// Stands in for a WebSocket that could not even be created (its close event is already queued).
 final class FailedTransport: SessionTransport {
     func send(text: String) {}
     func close(code: UInt16, reason: String) {}
+    func closed() async -> WebSocketCloseInfo? { nil }
 }

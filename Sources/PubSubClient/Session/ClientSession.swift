@@ -159,10 +159,13 @@ public struct ClientSession: Sendable {
 
     /// Transport `id` closed (or failed to open) with `code` and `reason`. Use 1006 when the
     /// connection dropped without a close frame, 1005 when a close frame carried no code.
-    public mutating func transportClosed(_ id: TransportID, code: UInt16, reason: String, now: SessionInstant) {
+    /// `error` is the transport's reason for failing (refused, unknown host, HTTP status of a
+    /// rejected upgrade, TLS), passed on in `connectAbort` and `closed`.
+    public mutating func transportClosed(_ id: TransportID, code: UInt16, reason: String, error: WebSocketError? = nil,
+                                         now: SessionInstant) {
         fireTimers(now: now)
         guard id == transport else { return }
-        handleClose(code: code, reason: reason, allowReconnect: true, keepQueue: false, now: now)
+        handleClose(code: code, reason: reason, error: error, allowReconnect: true, keepQueue: false, now: now)
     }
 
     // MARK: Internals shared by the extensions
@@ -218,8 +221,8 @@ public struct ClientSession: Sendable {
     }
 
     /// The close sequence of spec §9.1, in the JS order.
-    mutating func handleClose(code: UInt16, reason: String, allowReconnect: Bool, keepQueue: Bool,
-                              now: SessionInstant) {
+    mutating func handleClose(code: UInt16, reason: String, error: WebSocketError? = nil, allowReconnect: Bool,
+                              keepQueue: Bool, now: SessionInstant) {
         guard state != .closed else { return }
         let wasOpen = state == .open
         let kind: BadConnectionKind = wasOpen ? .disconnect : .connectAbort
@@ -251,8 +254,9 @@ public struct ClientSession: Sendable {
             }
         }
         setState(.closed)
-        emit(wasOpen ? .disconnected(code: code, reason: reportedReason) : .connectAbort(code: code, reason: reportedReason))
-        emit(.closed(code: code, reason: reportedReason))
+        emit(wasOpen ? .disconnected(code: code, reason: reportedReason)
+                     : .connectAbort(code: code, reason: reportedReason, error: error))
+        emit(.closed(code: code, reason: reportedReason, error: error))
         if code != 1000 && code != 1001 {
             emit(.error(.socketProtocol(code: code, reason: reportedReason)))
         }
@@ -338,3 +342,4 @@ public struct ClientSession: Sendable {
 }
 
 import Foundation
+import WireKit

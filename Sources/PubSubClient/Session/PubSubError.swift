@@ -1,3 +1,5 @@
+import WireKit
+
 /// Whether a connection ended while it was still connecting or after it had opened (spec §9.1).
 public enum BadConnectionKind: String, Sendable, Hashable {
     /// Closed before the handshake completed.
@@ -44,6 +46,9 @@ public enum PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
     case cancelled(event: String)
     /// `connect()` failed: the attempt closed with `code` before its handshake completed.
     case connectionFailed(code: UInt16, reason: String)
+    /// `connect()` failed because the WebSocket itself failed: refused, unknown host, HTTP
+    /// status of a rejected upgrade, TLS, timeouts. Switch on WireKit's typed reason.
+    case webSocket(WebSocketError)
     /// The channel was unsubscribed (or kicked out) before its subscription completed.
     case channelClosed(channel: String)
     /// The client was disconnected by the user (or never connected) and the call needs a
@@ -71,6 +76,7 @@ public enum PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notConnected: return "BadConnectionError"
         case .channelClosed: return "ChannelClosedError"
         case .connectionFailed: return "BadConnectionError"
+        case .webSocket: return "WebSocketError"
         case .cancelled: return "CancellationError"
         }
     }
@@ -101,6 +107,7 @@ public enum PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
         case .cancelled(let event): return "Event \(event) was cancelled before it completed"
         case .connectionFailed(let code, let reason):
             return "The connection closed with code \(code) before its handshake completed" + (reason.isEmpty ? "" : ": \(reason)")
+        case .webSocket(let error): return error.description
         case .channelClosed(let channel): return "Channel \(channel) was unsubscribed before its subscription completed"
         }
     }

@@ -32,6 +32,11 @@ public struct SessionConfiguration: Sendable {
     /// On Apple platforms, reconnect at once when the network path comes back (NWPathMonitor)
     /// instead of waiting for the back-off delay. Default true; ignored elsewhere.
     public var reconnectWhenNetworkReturns: Bool
+    /// Called with every text frame the client driver writes or receives (pings and pongs
+    /// included), in wire order, on the client's serial queue: keep it fast. For debugging and
+    /// traces; the frames are exactly what goes over the WebSocket. A `ClientSession` you drive
+    /// yourself does not call it. Default nil.
+    public var frameObserver: (@Sendable (FrameDirection, String) -> Void)?
     /// Source of uniform random numbers in `0..<1` for back-off jitter; injectable for tests.
     public var random: @Sendable () -> Double
 
@@ -51,6 +56,7 @@ public struct SessionConfiguration: Sendable {
                 maxQueuedBytes: Int = 4 << 20,
                 tokenExpiryWarning: Duration = .seconds(60),
                 reconnectWhenNetworkReturns: Bool = true,
+                frameObserver: (@Sendable (FrameDirection, String) -> Void)? = nil,
                 random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
         self.address = address
         self.headers = headers
@@ -67,6 +73,7 @@ public struct SessionConfiguration: Sendable {
         self.maxQueuedBytes = maxQueuedBytes
         self.tokenExpiryWarning = tokenExpiryWarning
         self.reconnectWhenNetworkReturns = reconnectWhenNetworkReturns
+        self.frameObserver = frameObserver
         self.random = random
     }
 }

@@ -1,3 +1,5 @@
+import WireKit
+
 /// Something the application is told about: connection, messages, channels, auth (spec §10.4).
 public enum SessionEvent: Sendable, Equatable {
     /// The connection state changed.
@@ -6,12 +8,13 @@ public enum SessionEvent: Sendable, Equatable {
     case connecting(attempt: Int)
     /// The handshake completed. Auth events and pending subscribes come before this one.
     case connected(HandshakeInfo)
-    /// The connection closed before its handshake completed.
-    case connectAbort(code: UInt16, reason: String)
+    /// The connection closed before its handshake completed. `error` says why the transport
+    /// failed when it did (refused, unknown host, HTTP status of a rejected upgrade, TLS).
+    case connectAbort(code: UInt16, reason: String, error: WebSocketError? = nil)
     /// The connection closed after its handshake completed.
     case disconnected(code: UInt16, reason: String)
-    /// Any close, after `connectAbort` or `disconnected`.
-    case closed(code: UInt16, reason: String)
+    /// Any close, after `connectAbort` or `disconnected`; `error` as in `connectAbort`.
+    case closed(code: UInt16, reason: String, error: WebSocketError? = nil)
     /// A reconnect was scheduled after `delay` milliseconds.
     case reconnectScheduled(delay: Int64, attempt: Int)
     /// Something failed that is not tied to one call (abnormal close, malformed packet, ...).

@@ -1,5 +1,9 @@
 import Digests
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The client's opening handshake (RFC 6455 §4.1): builds the upgrade request and checks the
 /// server's 101 response against it.

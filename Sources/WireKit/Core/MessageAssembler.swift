@@ -1,9 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Turns data frame payloads into messages: enforces fragment order (1002), the message size
 /// limit (1009, checked when a frame header announces its length) and UTF-8 validity of text
 /// (1007, checked as each slice arrives so it fails at the first bad byte, across fragments).
-/// A message that arrives as one unfragmented frame in one read skips the reassembly buffer.
+/// A message that arrives as one unfragmented frame in one read skips the reassembly buffer; an
+/// unfragmented binary message spread over several reads is unmasked straight into the `Data` that
+/// is delivered (sized from the frame header), so its bytes are copied once.
 struct MessageAssembler: Sendable {
     /// Largest message accepted, in bytes.
     var maxMessageSize: Int
@@ -13,6 +19,11 @@ struct MessageAssembler: Sendable {
     private var frameIsFinal = false
     /// Reassembly buffer, unmasked; its capacity is reused across messages.
     private var buffer: [UInt8] = []
+    /// The payload of an unfragmented binary message being received over several reads, at its
+    /// final size; `nil` otherwise.
+    private var binaryPayload: Data?
+    /// Payload length of the frame being received, in bytes.
+    private var frameLength = 0
     private var validator = UTF8Validator()
 
     /// Buffers above this capacity, in bytes, are released after their message.
@@ -41,6 +52,7 @@ struct MessageAssembler: Sendable {
             throw .messageTooBig(size: total, limit: maxMessageSize)
         }
         frameIsFinal = header.fin
+        frameLength = header.payloadLength
     }
 
     /// A slice of the current frame's payload (masked as on the wire) arrived. Returns the
@@ -50,6 +62,13 @@ struct MessageAssembler: Sendable {
         if offset == 0 && isFrameEnd && frameIsFinal && buffer.isEmpty {
             messageOpcode = nil
             return isText ? try directText(slice, key: key) : directBinary(slice, key: key)
+        }
+        if !isText && frameIsFinal && buffer.isEmpty {
+            return receiveBinaryPayload(slice, key: key, offset: offset, isFrameEnd: isFrameEnd)
+        }
+        if offset == 0 && frameIsFinal && buffer.isEmpty {
+            // The last (or only) frame of a text message: its size is known, so grow once.
+            buffer.reserveCapacity(frameLength)
         }
         let start = buffer.count
         buffer.append(contentsOf: slice)
@@ -101,6 +120,29 @@ struct MessageAssembler: Sendable {
 
     private func invalidTextOrTruncated() -> WebSocketError {
         validator.invalidByteOffset == nil ? .invalidUTF8("text message ends inside a UTF-8 sequence") : invalidText()
+    }
+
+    /// A slice of an unfragmented binary message (or of the only non-empty fragment) that spans
+    /// several reads: copied, unmasked, into the `Data` that will be delivered.
+    private mutating func receiveBinaryPayload(_ slice: UnsafeRawBufferPointer, key: WebSocketMaskingKey?, offset: Int, isFrameEnd: Bool) -> WebSocketEvent? {
+        if offset == 0 || binaryPayload == nil {
+            // The length was checked against maxMessageSize when the header arrived.
+            binaryPayload = Data(count: frameLength)
+        }
+        if !slice.isEmpty {
+            binaryPayload?.withUnsafeMutableBytes { all in
+                let destination = UnsafeMutableRawBufferPointer(rebasing: all[offset..<(offset + slice.count)])
+                if let key {
+                    WebSocketMasking.copy(slice, to: destination, key: key, phase: offset)
+                } else {
+                    destination.copyMemory(from: slice)
+                }
+            }
+        }
+        guard isFrameEnd, let payload = binaryPayload else { return nil }
+        binaryPayload = nil
+        messageOpcode = nil
+        return .binary(payload)
     }
 
     private func directBinary(_ slice: UnsafeRawBufferPointer, key: WebSocketMaskingKey?) -> WebSocketEvent {

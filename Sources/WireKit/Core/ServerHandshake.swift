@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The server's side of the opening handshake (RFC 6455 §4.2): validates an upgrade request
 /// and writes the 101 answer, or the 400/426 refusal.

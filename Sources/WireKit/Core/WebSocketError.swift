@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Every failure WireKit reports, with a message a user can act on.
 public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What a `WebSocketStateMachine` reports to its driver, in order.
 public enum WebSocketEvent: Sendable, Hashable {

@@ -21,29 +21,33 @@ public enum WebSocketFrameEncoder {
             // Grow geometrically: exact reservations would make a long run of appends quadratic.
             buffer.reserveCapacity(max(needed, buffer.capacity * 2))
         }
-        buffer.append((fin ? 0x80 : 0) | (reservedBits & 0x7) << 4 | opcode.rawValue)
-        let maskBit: UInt8 = maskingKey == nil ? 0 : 0x80
-        if count < 126 {
-            buffer.append(maskBit | UInt8(count))
-        } else if count <= 0xFFFF {
-            buffer.append(maskBit | 126)
-            buffer.append(UInt8(truncatingIfNeeded: count >> 8))
-            buffer.append(UInt8(truncatingIfNeeded: count))
-        } else {
-            buffer.append(maskBit | 127)
-            let length = UInt64(count)
-            for shift in stride(from: 56, through: 0, by: -8) {
-                buffer.append(UInt8(truncatingIfNeeded: length >> UInt64(shift)))
+        // The header (at most 14 bytes) is built on the stack and appended in one go.
+        var header: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &header) { bytes in
+            bytes[0] = (fin ? 0x80 : 0) | (reservedBits & 0x7) << 4 | opcode.rawValue
+            let maskBit: UInt8 = maskingKey == nil ? 0 : 0x80
+            var length = 2
+            if count < 126 {
+                bytes[1] = maskBit | UInt8(count)
+            } else if count <= 0xFFFF {
+                bytes[1] = maskBit | 126
+                bytes.storeBytes(of: UInt16(count).bigEndian, toByteOffset: 2, as: UInt16.self)
+                length = 4
+            } else {
+                bytes[1] = maskBit | 127
+                bytes.storeBytes(of: UInt64(count).bigEndian, toByteOffset: 2, as: UInt64.self)
+                length = 10
             }
+            if let key = maskingKey {
+                bytes.storeBytes(of: key.value.bigEndian, toByteOffset: length, as: UInt32.self)
+                length += 4
+            }
+            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[0..<length]))
         }
         guard let key = maskingKey else {
             buffer.append(contentsOf: payload)
             return
         }
-        buffer.append(key[0])
-        buffer.append(key[1])
-        buffer.append(key[2])
-        buffer.append(key[3])
         let start = buffer.count
         buffer.append(contentsOf: payload)
         buffer.withUnsafeMutableBytes { all in

@@ -25,11 +25,19 @@ public enum WebSocketMasking {
     /// The 8-byte repetition of `key`, rotated so byte 0 of the result lines up with payload byte
     /// `phase` (the offset of the chunk inside the frame payload), in memory order.
     @inlinable static func pattern(_ key: WebSocketMaskingKey, phase: Int) -> UInt64 {
+        #if _endian(little)
+        // Key byte 0 first in memory, repeated, then rotated so memory byte i is key[phase + i].
+        let once = UInt64(key.value.byteSwapped)
+        let pattern = once | once << 32
+        let shift = UInt64((phase & 3) * 8)
+        return shift == 0 ? pattern : (pattern >> shift | pattern << (64 - shift))
+        #else
         var pattern: UInt64 = 0
         withUnsafeMutableBytes(of: &pattern) { bytes in
             for i in 0..<8 { bytes[i] = key[phase &+ i] }
         }
         return pattern
+        #endif
     }
 
     /// Masks (or unmasks) `bytes` in place; `phase` is the offset of `bytes[0]` in the frame payload.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One WebSocket connection from its first byte to its last, without I/O: the opening handshake
 /// (client: request out, response checked; server: request checked, 101/400/426 out), frames,
@@ -71,6 +75,10 @@ public struct WebSocketStateMachine: Sendable {
 
     /// Whether the driver should close the transport (after writing what output is left).
     public private(set) var wantsTransportClosed = false
+    /// The earliest instant at which `timeElapsed(now:)` has something to do, if any. Stored
+    /// (updated by every input that can move a deadline) so the driver, which reads it after
+    /// every input, gets a plain load instead of a call that copies the whole machine.
+    public private(set) var nextDeadline: WebSocketInstant?
 
     private var handshakeDeadline: WebSocketInstant?
     /// Closing: when to give up on the peer's close frame. Closed (client role): when to stop
@@ -118,6 +126,7 @@ public struct WebSocketStateMachine: Sendable {
     /// The transport is connected. Client: queues the upgrade request. Both roles: starts the
     /// handshake timeout. Calling it again does nothing.
     public mutating func start(now: WebSocketInstant) {
+        defer { updateNextDeadline() }
         switch state {
         case .idle:
             guard let handshake = clientHandshake else { return }
@@ -139,6 +148,7 @@ public struct WebSocketStateMachine: Sendable {
 
     /// Bytes read from the transport; only used during the call.
     public mutating func receive(_ bytes: UnsafeRawBufferPointer, now: WebSocketInstant) {
+        defer { updateNextDeadline() }
         guard !bytes.isEmpty else { return }
         lastReceive = now
         keepaliveDeadline = nil
@@ -209,6 +219,7 @@ public struct WebSocketStateMachine: Sendable {
     /// Sends a ping whose pong the machine matches: `pingCompleted(id)` follows when a pong for
     /// it (or a later ping) arrives, `pingTimedOut(id)` if none does within `timeout`.
     public mutating func ping(timeout: Duration?, now: WebSocketInstant) throws(WebSocketError) -> WebSocketPingID {
+        defer { updateNextDeadline() }
         guard state.isOpen else { throw phase == .connecting ? .notOpen : .closed }
         lastPingID &+= 1
         let id = WebSocketPingID(rawValue: lastPingID)
@@ -222,6 +233,7 @@ public struct WebSocketStateMachine: Sendable {
     /// must not go on the wire (1005, 1006, 1015, ...) send a close frame without a code. During
     /// the opening handshake it abandons the connection. Does nothing once closing.
     public mutating func close(code: WebSocketCloseCode = .normalClosure, reason: String = "", now: WebSocketInstant) {
+        defer { updateNextDeadline() }
         switch state {
         case .open:
             encodeClose(code: code, reason: reason)
@@ -239,6 +251,7 @@ public struct WebSocketStateMachine: Sendable {
     /// connection was already over. Output already queued (say, the echo of a close frame that
     /// arrived with the EOF) stays for the driver to write if its transport still can.
     public mutating func transportClosed(error: WebSocketError? = nil, now: WebSocketInstant) {
+        defer { updateNextDeadline() }
         wantsTransportClosed = true
         switch state {
         case .readingRejectionBody(let status, let headers, let body, _):
@@ -257,6 +270,7 @@ public struct WebSocketStateMachine: Sendable {
 
     /// Fires every deadline at or before `now`: handshake, close wait, keepalive, ping timeouts.
     public mutating func timeElapsed(now: WebSocketInstant) {
+        defer { updateNextDeadline() }
         if let deadline = handshakeDeadline, deadline <= now {
             handshakeDeadline = nil
             switch state {
@@ -302,8 +316,8 @@ public struct WebSocketStateMachine: Sendable {
         }
     }
 
-    /// The earliest instant at which `timeElapsed(now:)` has something to do, if any.
-    public var nextDeadline: WebSocketInstant? {
+    /// The earliest deadline of the current state, recomputed by `updateNextDeadline()`.
+    private func earliestDeadline() -> WebSocketInstant? {
         var earliest: WebSocketInstant?
         func consider(_ instant: WebSocketInstant?) {
             guard let instant else { return }
@@ -318,6 +332,10 @@ public struct WebSocketStateMachine: Sendable {
             consider(keepaliveDeadline ?? lastReceive + keepalive.interval)
         }
         return earliest
+    }
+
+    private mutating func updateNextDeadline() {
+        nextDeadline = earliestDeadline()
     }
 
     // MARK: - Outputs

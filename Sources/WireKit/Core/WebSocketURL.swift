@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A parsed `ws://` or `wss://` URL (RFC 6455 §3): where to connect and what to ask for.
 public struct WebSocketURL: Sendable, Hashable, CustomStringConvertible {
@@ -14,7 +18,7 @@ public struct WebSocketURL: Sendable, Hashable, CustomStringConvertible {
     /// Parses `string`; throws `.invalidURL` saying what is wrong.
     public init(_ string: String) throws(WebSocketError) {
         let text = string.trimmingWireKitWhitespace()
-        guard let schemeEnd = text.range(of: "://") else {
+        guard let schemeEnd = text.firstRange(of: "://") else {
             throw .invalidURL("\"\(string)\" has no scheme; expected ws:// or wss://")
         }
         let scheme = text[..<schemeEnd.lowerBound]

@@ -30,6 +30,7 @@ public final class TCPTransport: Transport, @unchecked Sendable {
     private let port: Int
     private let connectTimeout: Double
     private let lingerTimeout: Double
+    private let addressAttemptTimeout: Double
 
     private var state: State = .idle
     private var queue: DispatchQueue?
@@ -42,6 +43,8 @@ public final class TCPTransport: Transport, @unchecked Sendable {
     private var writeSource: DispatchSourceWrite?
     private var writeSourceSuspended = true
     private var timer: DispatchSourceTimer?
+    private var attemptTimer: DispatchSourceTimer?
+    private var attemptNumber = 0
     private var closer: DescriptorCloser?
     private var pending: [[UInt8]] = []
     private var pendingHead = 0
@@ -59,12 +62,29 @@ public final class TCPTransport: Transport, @unchecked Sendable {
 
     /// A client connection to `host`:`port` (a name, an IPv4 literal or an IPv6 literal with
     /// or without brackets), established within `connectTimeout` seconds once started.
-    /// - Parameter lingerTimeout: how long `close()` keeps trying to write buffered bytes (s).
-    public init(host: String, port: Int, connectTimeout: Double = 10, lingerTimeout: Double = 5) {
+    /// - Parameters:
+    ///   - lingerTimeout: how long `close()` keeps trying to write buffered bytes (s).
+    ///   - addressAttemptTimeout: when the name has several addresses, how long one attempt may
+    ///     hang before the next address is tried (s); the last one gets what is left of
+    ///     `connectTimeout`.
+    public init(host: String, port: Int, connectTimeout: Double = 10, lingerTimeout: Double = 5, addressAttemptTimeout: Double = 2) {
         self.host = host
         self.port = port
         self.connectTimeout = connectTimeout
         self.lingerTimeout = lingerTimeout
+        self.addressAttemptTimeout = addressAttemptTimeout
+        readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
+        iovecs = .allocate(capacity: Self.maxIOVecs)
+    }
+
+    /// A client connection trying `addresses` in order, without name resolution.
+    init(addresses: [SocketAddress], connectTimeout: Double, addressAttemptTimeout: Double) {
+        self.host = addresses.first?.host ?? "?"
+        self.port = addresses.first?.port ?? 0
+        self.connectTimeout = connectTimeout
+        self.lingerTimeout = 5
+        self.addressAttemptTimeout = addressAttemptTimeout
+        self.addresses = addresses
         readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
         iovecs = .allocate(capacity: Self.maxIOVecs)
     }
@@ -75,6 +95,7 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         self.port = peer?.port ?? 0
         self.connectTimeout = 0
         self.lingerTimeout = lingerTimeout
+        self.addressAttemptTimeout = 0
         self.fd = fd
         self.remoteAddressDescription = peer?.description
         readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
@@ -167,6 +188,10 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         armTimer(seconds: timeout) { [self] in
             finish(error: .connectTimedOut(host: host, port: port, seconds: timeout))
         }
+        if !addresses.isEmpty {
+            state = .connecting
+            return connectNextAddress()
+        }
         DispatchQueue.global().async {
             let result = SocketAddress.resolve(host: host, port: port, passive: false)
             queue.async { [self] in
@@ -210,14 +235,41 @@ public final class TCPTransport: Transport, @unchecked Sendable {
             makeWriteSource(queue: queue)
             writeSource?.resume()
             writeSourceSuspended = false
+            if nextAddressIndex < addresses.count { armAttemptTimer(queue: queue) }
             return
         }
         finish(error: connectFailure())
     }
 
+    /// Gives up on a hanging attempt (e.g. an IPv6 route that drops SYNs) so the next address
+    /// gets its turn before the overall timeout.
+    private func armAttemptTimer(queue: DispatchQueue) {
+        attemptNumber += 1
+        let attempt = attemptNumber
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + addressAttemptTimeout)
+        timer.setEventHandler { [self] in
+            guard state == .connecting, attempt == attemptNumber else { return }
+            attemptTimer = nil
+            connectErrors.append(ETIMEDOUT)
+            cancelSources()
+            connectNextAddress()
+        }
+        attemptTimer?.cancel()
+        attemptTimer = timer
+        timer.resume()
+    }
+
+    private func cancelAttemptTimer() {
+        attemptNumber += 1
+        attemptTimer?.cancel()
+        attemptTimer = nil
+    }
+
     /// The write source fired while connecting: the connect finished one way or the other.
     private func connectCompleted() {
         let code = POSIXSocket.pendingError(fd)
+        if code != EINPROGRESS && code != EALREADY { cancelAttemptTimer() }
         if code == 0 {
             suspendWriteSource()
             becomeOpen()
@@ -396,6 +448,7 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         guard state != .closed else { return }
         state = .closed
         cancelTimer()
+        cancelAttemptTimer()
         cancelSources()
         pending.removeAll()
         pendingHead = 0

@@ -50,7 +50,7 @@ final class WireKitTransportTests: XCTestCase {
         await server.stop()
     }
 
-    func testRefusedConnectionIsAConnectAbortWith1006() async throws {
+    func testRefusedConnectionFailsWithTheTypedWebSocketError() async throws {
         let server = try WebSocketServer.start(port: 0)
         let port = server.port
         await server.stop()
@@ -60,7 +60,8 @@ final class WireKitTransportTests: XCTestCase {
             try await client.connect()
             XCTFail("expected a failure")
         } catch let error as PubSubError {
-            XCTAssertEqual(error, .connectionFailed(code: 1006, reason: "Socket hung up"))
+            guard case .webSocket(let underlying) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(underlying.description.contains("refused"), underlying.description)
         }
     }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 @testable import PubSubClient
+import WireKit
 
 /// An in-memory stand-in for a SocketCluster server, for testing the public faces without a
 /// network: answers the handshake, `echo`, `#subscribe`, `#publish` (echoing it back), and on
@@ -68,6 +69,8 @@ final class FakeConnection: SessionTransport, @unchecked Sendable {
     func send(text: String) { server.handle(text, on: self) }
 
     func close(code: UInt16, reason: String) { lock.withLock { _closedWith = (code, reason) } }
+
+    func closed() async -> WebSocketCloseInfo? { nil }
 
     func deliver(_ text: String) {
         let onEvent = self.onEvent

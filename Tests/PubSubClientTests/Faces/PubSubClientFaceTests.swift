@@ -1,5 +1,6 @@
 import XCTest
 @testable import PubSubClient
+import WireKit
 
 final class PubSubClientFaceTests: XCTestCase {
     private func makeClient(_ server: FakeServer) -> PubSubClient {
@@ -182,6 +183,7 @@ final class PubSubClientFaceTests: XCTestCase {
             }
             func send(text: String) {}
             func close(code: UInt16, reason: String) {}
+            func closed() async -> WebSocketCloseInfo? { nil }
         }
         let client = PubSubClient(configuration: SessionConfiguration(address: ServerAddress(hostname: "x"), autoReconnect: false),
                                   tokenStore: InMemoryTokenStore(), transportFactory: Refusing())

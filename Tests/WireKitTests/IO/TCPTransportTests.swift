@@ -126,6 +126,41 @@ final class TCPTransportTests: XCTestCase {
         queue.sync { fillers.forEach { $0.close() } }
     }
 
+    func testAHangingFirstAddressFallsBackToTheNextOne() throws {
+        // First address: a listener whose backlog is full, so the kernel drops our SYN and the
+        // connect hangs (like an unroutable IPv6 address). Second address: an echo server.
+        let hanging = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(hanging) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(hanging, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        XCTAssertEqual(listen(hanging, 0), 0)
+        let first = try XCTUnwrap(SocketAddress.local(of: hanging))
+        var fillers: [TCPTransport] = []
+        for _ in 0..<3 {
+            let filler = TCPTransport(host: "127.0.0.1", port: first.port, connectTimeout: 5)
+            fillers.append(filler)
+            _ = connect(filler)
+        }
+        Thread.sleep(forTimeInterval: 0.2)
+        let server = try TCPEchoServer()
+        defer { server.stop() }
+        guard case .success(let second) = SocketAddress.resolve(host: "127.0.0.1", port: server.port, passive: false) else {
+            return XCTFail("cannot resolve 127.0.0.1")
+        }
+        let client = TCPTransport(addresses: [first] + second, connectTimeout: 5, addressAttemptTimeout: 0.3)
+        let log = connect(client)
+        queue.async { client.write([42]) }
+        wait(for: [log.expectation("echo via the second address") { $0.receivedCountUnlocked >= 1 || $0.isClosedUnlocked }], timeout: 4)
+        XCTAssertEqual(log.received, [42], "events: \(log.events), closed: \(String(describing: log.closeError))")
+        XCTAssertEqual(client.remoteAddressDescription, "127.0.0.1:\(server.port)")
+        queue.sync {
+            client.close()
+            fillers.forEach { $0.close() }
+        }
+    }
+
     func testPeerResetIsReportedAsConnectionReset() throws {
         let listener = try TCPListener(host: "127.0.0.1", port: 0)
         defer { listener.close() }

@@ -1,0 +1,83 @@
+import Dispatch
+import PubSubClient
+
+/// `connections`: starts `connections` clients at once; each connects (SocketCluster handshake)
+/// and subscribes with an acknowledgement. The interval ends when every subscription is
+/// confirmed; the peak RSS is read with all of them still open, then all disconnect.
+///
+/// `@unchecked Sendable`: every mutable property is touched only on `queue`, the callback queue
+/// of all clients.
+final class ConnectionsRun: @unchecked Sendable {
+    private static let channel = "pubsubbench/connections"
+    private let options: PubSubBenchOptions
+    private let url: String
+    private let queue = DispatchQueue(label: "pubsubbench.callbacks")
+
+    // queue
+    private var clients: [ScClient] = []
+    private var subscribed = 0
+    private var startNanos: UInt64 = 0
+    private var endNanos: UInt64 = 0
+    private var outcome: CheckedContinuation<String?, Never>?
+
+    init(options: PubSubBenchOptions, url: String) {
+        self.options = options
+        self.url = url
+    }
+
+    func run() async -> BenchReport {
+        let failure = await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
+            queue.async { [self] in
+                outcome = continuation
+                startNanos = BenchClock.now()
+                for index in 0..<options.connections { open(index) }
+            }
+        }
+        if let failure { BenchReport.fail(failure) }
+        let rss = BenchReport.peakResidentKiB()
+        let (start, end, clients) = await withCheckedContinuation { continuation in
+            queue.async { [self] in continuation.resume(returning: (startNanos, endNanos, self.clients)) }
+        }
+        for client in clients { client.disconnect() }
+
+        let milliseconds = Double(end &- start) / 1e6
+        var report = BenchReport()
+        report.add("mode", options.mode.rawValue)
+        report.add("client", "pubsub-swift")
+        report.add("connect_total_ms", milliseconds, decimals: 2)
+        report.add("rss_kib", rss)
+        report.add("elapsed_s", milliseconds / 1000, decimals: 6)
+        report.add("connections", options.connections)
+        return report
+    }
+
+    // MARK: On the queue
+
+    private func open(_ index: Int) {
+        let client: ScClient
+        do {
+            client = try ScClient(url: url, callbackQueue: queue)
+        } catch {
+            return finish("client \(index): \(error)")
+        }
+        clients.append(client)
+        client.setBasicListener(onConnect: nil,
+                                onConnectError: { [self] _, info in finish("client \(index): connect failed: \(info.code) \(info.reason)") },
+                                onDisconnect: { [self] _, info in finish("client \(index): disconnected: \(info.code) \(info.reason)") })
+        client.connect()
+        client.subscribeAck(channelName: Self.channel) { [self] _, error, _ in
+            if let error { return finish("client \(index): subscribe failed: \(error)") }
+            subscribed += 1
+            if subscribed == options.connections {
+                endNanos = BenchClock.now()
+                finish(nil)
+            }
+        }
+    }
+
+    private func finish(_ failure: String?) {
+        guard let outcome else { return }
+        self.outcome = nil
+        outcome.resume(returning: failure)
+    }
+}

@@ -1,0 +1,50 @@
+// pubsubbench: a PubSubClient benchmark against any SocketCluster server (invoke-rtt,
+// invoke-pipeline, publish-fanout, connections; every answer and publication verified; one JSON
+// line on stdout, as in the WebSocket benchmark contract). `--embedded-broker` runs against an
+// in-process PubSubBroker; `--serve-broker PORT` runs only that broker (with its `echo` procedure).
+// Run the release build: `swift build -c release --product pubsubbench`.
+import Foundation
+import PubSubBroker
+
+let options: PubSubBenchOptions
+do {
+    options = try PubSubBenchOptions(arguments: Array(CommandLine.arguments.dropFirst()))
+} catch {
+    FileHandle.standardError.write(Data("pubsubbench: \(error)\n\(PubSubBenchOptions.usage)\n".utf8))
+    exit(2)
+}
+
+if let port = options.servePort {
+    do {
+        let broker = try await BenchBroker.start(port: port)
+        print("broker listening on \(broker.url.absoluteString)")
+        fflush(nil)
+        while true { try? await Task.sleep(for: .seconds(3600)) }
+    } catch {
+        BenchReport.fail("broker: \(error)")
+    }
+}
+
+var broker: PubSubBroker?
+var url = options.url
+if options.embeddedBroker {
+    do {
+        let started = try await BenchBroker.start(port: 0)
+        broker = started
+        url = started.url.absoluteString
+    } catch {
+        BenchReport.fail("embedded broker: \(error)")
+    }
+}
+
+let report: BenchReport
+switch options.mode {
+case .invokeRTT, .invokePipeline:
+    report = await InvokeRun(options: options, url: url).run()
+case .publishFanout:
+    report = await FanoutRun(options: options, url: url).run()
+case .connections:
+    report = await ConnectionsRun(options: options, url: url).run()
+}
+report.print()
+exit(0)

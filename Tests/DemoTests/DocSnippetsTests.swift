@@ -1,0 +1,65 @@
+import Foundation
+import XCTest
+
+/// The Swift snippets of the docs are the code the tests compile and run: every line of every
+/// `swift` block must appear in the named test file (trimmed), either as code or, where the
+/// test must differ (a broker's URL instead of port 8000), as a `// Docs: <line>` comment next
+/// to the substitute. A block preceded by an HTML comment starting `<!-- not compiled` is
+/// skipped (package manifests, SwiftUI, the old library's API).
+final class DocSnippetsTests: XCTestCase {
+    func testGettingStartedSnippetsAreCompiled() throws {
+        try assertSnippets(of: "Docs/GettingStarted.md", areIn: "Tests/DemoTests/GettingStartedTests.swift")
+    }
+
+    func testMigrationSnippetsAreCompiled() throws {
+        try assertSnippets(of: "Docs/Migration.md", areIn: "Tests/DemoTests/MigrationTests.swift")
+    }
+
+    func testAppLifecycleSnippetsAreCompiled() throws {
+        try assertSnippets(of: "Docs/AppLifecycle.md", areIn: "Tests/DemoTests/AppLifecycleTests.swift")
+    }
+
+    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    private func assertSnippets(of document: String, areIn testFile: String, file: StaticString = #filePath,
+                                line: UInt = #line) throws {
+        let markdown = try String(contentsOf: Self.root.appendingPathComponent(document), encoding: .utf8)
+        let code = try String(contentsOf: Self.root.appendingPathComponent(testFile), encoding: .utf8)
+        let compiled = Set(code.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
+        let blocks = Self.swiftBlocks(markdown)
+        XCTAssertFalse(blocks.isEmpty, "no swift blocks in \(document)", file: file, line: line)
+        for block in blocks {
+            for text in block where !text.isEmpty {
+                XCTAssertTrue(compiled.contains(text) || compiled.contains("// Docs: " + text),
+                              "\(document) line not in \(testFile): \(text)", file: file, line: line)
+            }
+        }
+    }
+
+    /// The trimmed lines of each ```swift block not marked `<!-- not compiled`.
+    static func swiftBlocks(_ markdown: String) -> [[String]] {
+        var blocks: [[String]] = []
+        var current: [String]?
+        var skipNext = false
+        for raw in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+            let text = raw.trimmingCharacters(in: .whitespaces)
+            if current != nil {
+                if text == "```" {
+                    if let block = current { blocks.append(block) }
+                    current = nil
+                } else {
+                    current?.append(text)
+                }
+            } else if text.hasPrefix("<!-- not compiled") {
+                skipNext = true
+            } else if text == "```swift" {
+                if skipNext { current = nil; skipNext = false; continue }
+                current = []
+            } else if text.hasPrefix("```") {
+                skipNext = false
+            }
+        }
+        return blocks
+    }
+}
