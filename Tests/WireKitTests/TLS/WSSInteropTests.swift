@@ -38,16 +38,23 @@ final class WSSInteropTests: XCTestCase {
         try WebSocket(url: url(identity, host: host), options: WebSocketOptions(transportFactory: .tls(configuration)))
     }
 
-    /// Connects and returns the error, which must mention what TLS reported.
+    func testDefaultOptionsVerifyAgainstTheSystemStore() async throws {
+        try startPythonServer()
+        let socket = try WebSocket(url: url("server"))
+        await assertConnectFails(socket, with: .certificateUntrusted(reason: "unable to get local issuer certificate"))
+    }
+
+    /// Connects; `connect()` must throw `WebSocketError.tls(expected)`.
     private func assertConnectFails(
         _ socket: WebSocket, with expected: TLSError, file: StaticString = #filePath, line: UInt = #line
     ) async {
         do {
             try await socket.connect()
             XCTFail("connected despite \(expected)", file: file, line: line)
+        } catch WebSocketError.tls(let error) {
+            XCTAssertEqual(error, expected, file: file, line: line)
         } catch {
-            XCTAssertTrue(
-                "\(error)".contains(expected.description), "\(error) should say \(expected)", file: file, line: line)
+            XCTFail("expected WebSocketError.tls(\(expected)), got \(error)", file: file, line: line)
         }
     }
 
@@ -146,8 +153,7 @@ final class WSSInteropTests: XCTestCase {
     // MARK: Server role against Python's wss:// client
 
     func testPythonWSSClientEchoesThroughTheWireKitTLSServer() throws {
-        var options = WebSocketServerOptions()
-        try options.useTLS(TLSTestCertificates.server("server"))
+        let options = WebSocketServerOptions(tls: TLSTestCertificates.server("server"))
         let lock = NSLock()
         nonisolated(unsafe) var closes: [WebSocketCloseInfo] = []  // guarded by `lock`
         let closed = XCTestExpectation(description: "server side closed")
@@ -176,22 +182,19 @@ final class WSSInteropTests: XCTestCase {
         XCTAssertEqual(serverSide.first?.wasClean, true)
     }
 
-    func testServerTLSWithAKeyNotMatchingItsCertificateFailsWhenConfigured() {
-        var options = WebSocketServerOptions()
+    func testServerTLSWithAKeyNotMatchingItsCertificateFailsAtStart() {
         let mismatched = TLSServerConfiguration(
             certificateChainPEM: TLSTestCertificates.text("server.pem"),
             privateKeyPEM: TLSTestCertificates.text("expired-key.pem"))
-        XCTAssertThrowsError(try options.useTLS(mismatched)) { error in
-            guard case .invalidConfiguration? = error as? TLSError else {
-                return XCTFail("expected invalidConfiguration, got \(error)")
+        XCTAssertThrowsError(try WebSocketServer.start(options: WebSocketServerOptions(tls: mismatched))) { error in
+            guard case .tls(.invalidConfiguration)? = error as? WebSocketError else {
+                return XCTFail("expected .tls(.invalidConfiguration), got \(error)")
             }
         }
-        XCTAssertNil(options.acceptedTransport)
     }
 
     func testPlainClientAgainstTheTLSServerFailsItsHandshakeWithoutHarm() async throws {
-        var options = WebSocketServerOptions()
-        try options.useTLS(TLSTestCertificates.server("server"))
+        let options = WebSocketServerOptions(tls: TLSTestCertificates.server("server"))
         let server = try WebSocketServer.start(host: "127.0.0.1", port: 0, options: options) { _ in }
         let plain = try WebSocket(url: "ws://127.0.0.1:\(server.port)/")
         do {
