@@ -1,6 +1,6 @@
 @_exported import PubSubProtocol
 import Foundation
-import WireKit
+@_exported import WireKit
 
 /// An in-process SocketCluster broker speaking socketcluster-server 19's protocol, for local
 /// development, demos and tests (not for production: use socketcluster-server, and SCC for

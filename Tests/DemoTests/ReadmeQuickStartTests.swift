@@ -91,6 +91,55 @@ final class ReadmeQuickStartTests: XCTestCase {
     }
 }
 
+extension ReadmeQuickStartTests {
+    /// README's TLS section against a `wss://` broker serving the test certificates (the README's
+    /// pins are the test server's and the test CA's keys): the README configuration connects, and
+    /// the same code with only another key's pin is refused with `pinMismatch`.
+    func testTLSSectionPinsTheServerKey() async throws {
+        let certificates = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("WireKitTests/TLSCertificates")
+        let testCA = try String(contentsOf: certificates.appendingPathComponent("ca.pem"), encoding: .utf8)
+        let otherKey = try String(contentsOf: certificates.appendingPathComponent("untrusted.pin"), encoding: .utf8)
+        let broker = try await PubSubBroker.start(tls: try TLSServerConfiguration(
+            certificateChainFile: certificates.appendingPathComponent("server-chain.pem"),
+            privateKeyFile: certificates.appendingPathComponent("server-key.pem")))
+
+        // README: TLS (`wss://`)
+        var tls = TLSConfiguration()                       // system roots, host name verified, TLS >= 1.2
+        tls.pinnedPublicKeys = [                           // SHA-256 of the SubjectPublicKeyInfo
+            try TLSPublicKeyPin("sha256/r6OVJqJfpX2ZeSL2RZzkOeY078BAAWmPScYVIbCNmDE="),   // current key
+            try TLSPublicKeyPin("sha256/YnkAewjCYIOW+9RMZW/YBbuvQEW0NYnrCNapVcIJ4dE="),   // backup key
+        ]
+        // Docs: // tls.trustRoots = .systemAnd(pem: companyCA)     // or .only(pem:) to replace the trust store
+        tls.trustRoots = .only(pem: testCA)
+        // tls.allowUntrustedCertificatesForTestingOnly = true   // tests only; pins still apply
+
+        func connect(_ tls: TLSConfiguration) async throws -> PubSubClient {
+            let client = PubSubClient(
+                // Docs: configuration: SessionConfiguration(address: try ServerAddress(url: "wss://chat.example.com/socketcluster/")),
+                configuration: SessionConfiguration(address: try ServerAddress(url: broker.url.absoluteString), autoReconnect: false),
+                webSocketOptions: WebSocketOptions(transportFactory: .tls(tls)))
+            do { try await client.connect() }
+            catch PubSubError.webSocket(.tls(let failure)) { print("TLS:", failure) }   // e.g. pinMismatch, certificateExpired
+            return client
+        }
+
+        let pinned = try await connect(tls)
+        XCTAssertEqual(pinned.state, .open)
+        XCTAssertEqual(ReadmeTranscript.shared.lines.filter { $0.hasPrefix("TLS:") }, [])
+        _ = await pinned.close()
+
+        tls.pinnedPublicKeys = [try TLSPublicKeyPin(otherKey.trimmingCharacters(in: .whitespacesAndNewlines))]
+        let refused = try await connect(tls)
+        XCTAssertNotEqual(refused.state, .open)
+        let lines = ReadmeTranscript.shared.lines.filter { $0.hasPrefix("TLS:") }
+        XCTAssertEqual(lines.count, 1, "\(lines)")
+        XCTAssertTrue(lines.first?.lowercased().contains("pin") == true, "\(lines)")
+        refused.disconnect()
+        await broker.stop()
+    }
+}
+
 /// What the quick starts print. `@unchecked Sendable`: `captured` is only touched while holding `lock`.
 final class ReadmeTranscript: @unchecked Sendable {
     static let shared = ReadmeTranscript()
