@@ -74,14 +74,16 @@ final class WebSocketConnection: @unchecked Sendable {
 
     /// Server role: a connection accepted on `transport`, run on `queue`.
     init(accepted transport: any Transport, configuration: WebSocketConfiguration, queue: DispatchQueue,
-         highWaterMark: Int, pingTimeout: Duration) {
+         highWaterMark: Int, pingTimeout: Duration, acceptRequest: (@Sendable (HTTPRequestHead) -> Int?)? = nil) {
         self.role = .server
         self.queue = queue
         self.highWaterMark = highWaterMark
         self.pingTimeout = pingTimeout
         (messages, messageSink) = AsyncStream.makeStream(of: WebSocketMessage.self)
         makeDriver = nil
-        driver = WebSocketConnectionDriver(machine: WebSocketStateMachine(server: configuration), transport: transport, queue: queue)
+        let driver = WebSocketConnectionDriver(machine: WebSocketStateMachine(server: configuration), transport: transport, queue: queue)
+        driver.acceptRequest = acceptRequest
+        self.driver = driver
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
 
