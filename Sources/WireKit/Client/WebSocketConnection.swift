@@ -25,6 +25,8 @@ final class WebSocketConnection: @unchecked Sendable {
     private var closeWaiters: [CheckedContinuation<WebSocketCloseInfo, Never>] = []
     private var finalInfo: WebSocketCloseInfo?
     private var lastMirroredBufferedAmount = 0
+    /// Set when `enqueue` raised the mirror from another thread, so the next update writes it.
+    private var mirrorStale = false
     private let messageSink: AsyncStream<WebSocketMessage>.Continuation
     /// Server role: runs once the upgrade succeeded, before any message is delivered.
     var onServerOpen: (() -> Void)?
@@ -210,9 +212,9 @@ final class WebSocketConnection: @unchecked Sendable {
         case .open: break
         }
         queue.async { [self] in
+            // The mirror was raised by `size` above; the pump's update sets the real amount.
+            mirrorStale = true
             _ = perform { machine, _ throws(WebSocketError) in try body(&machine) }
-            // The mirror was raised by `size` above; set it to the real amount.
-            updateBufferedAmount(force: true)
         }
     }
 
@@ -226,7 +228,6 @@ final class WebSocketConnection: @unchecked Sendable {
         } catch {
             result = .failure(error)
         }
-        updateBufferedAmount()
         return result
     }
 
@@ -245,6 +246,8 @@ final class WebSocketConnection: @unchecked Sendable {
         // breaks the cycle.
         driver.onEvent = { [self] event in handle(event) }
         driver.onWritable = { [self] in drained() }
+        // The bufferedAmount mirror is refreshed once per pump, not per message.
+        driver.onPumpFinished = { [self] in updateBufferedAmount() }
         driver.start()
     }
 
@@ -286,7 +289,6 @@ final class WebSocketConnection: @unchecked Sendable {
         case .closed(let info):
             deliverClosed(info)
         }
-        updateBufferedAmount()
     }
 
     private func deliverClosed(_ info: WebSocketCloseInfo) {
@@ -319,6 +321,8 @@ final class WebSocketConnection: @unchecked Sendable {
         // of this connection.
         driver?.onEvent = { _ in }
         driver?.onWritable = {}
+        driver?.onPumpFinished = {}
+        updateBufferedAmount()
     }
 
     private func drained() {
@@ -329,9 +333,10 @@ final class WebSocketConnection: @unchecked Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    private func updateBufferedAmount(force: Bool = false) {
+    private func updateBufferedAmount() {
         let amount = driver?.bufferedAmount ?? 0
-        guard force || amount != lastMirroredBufferedAmount else { return }
+        guard mirrorStale || amount != lastMirroredBufferedAmount else { return }
+        mirrorStale = false
         lastMirroredBufferedAmount = amount
         lock.withLock { mirroredBufferedAmount = amount }
     }

@@ -23,6 +23,9 @@ final class WebSocketConnectionDriver: @unchecked Sendable {
     var onEvent: (WebSocketEvent) -> Void = { _ in }
     /// Called on `queue` when the transport's buffered bytes were all written.
     var onWritable: () -> Void = {}
+    /// Called on `queue` at the end of every pump (after the output was written), once per
+    /// batch of events rather than once per event.
+    var onPumpFinished: () -> Void = {}
 
     /// Server role: looks at the upgrade request before the machine answers it; `nil` lets it
     /// through, an HTTP status refuses it with that status. Set before `start`.
@@ -155,6 +158,7 @@ final class WebSocketConnectionDriver: @unchecked Sendable {
             transport.close()
         }
         armTimer()
+        onPumpFinished()
     }
 
     private func flushOutput() {
