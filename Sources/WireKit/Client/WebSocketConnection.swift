@@ -1,5 +1,9 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The state behind a `WebSocket`: its driver, the waiters of the async API, the callbacks and
 /// the mirrors other threads read. Kept apart from the public object so that the driver can
@@ -34,7 +38,7 @@ final class WebSocketConnection: @unchecked Sendable {
     var onTerminated: (() -> Void)?
 
     // lock
-    private let lock = NSLock()
+    private let lock = WireKitLock()
     private var callbacks = Callbacks()
     private var mirroredBufferedAmount = 0
     private var mirroredHandshakeInfo: WebSocketHandshakeInfo?

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Settings of a `WebSocketServer` and of every connection it accepts.
 public struct WebSocketServerOptions: Sendable {
