@@ -189,7 +189,11 @@ final class WebSocketConnection: @unchecked Sendable {
 
     /// The public object was released: an abandoned open connection says goodbye with 1001.
     func ownerReleased() {
-        queue.async { [self] in beginClose(code: .goingAway, reason: "") }
+        queue.async { [self] in
+            // A socket that was never opened has nothing on the wire and no one to tell.
+            guard started else { return }
+            beginClose(code: .goingAway, reason: "")
+        }
     }
 
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
