@@ -29,6 +29,8 @@ final class WebSocketConnection: @unchecked Sendable {
     private var closeWaiters: [CheckedContinuation<WebSocketCloseInfo, Never>] = []
     private var finalInfo: WebSocketCloseInfo?
     private var lastMirroredBufferedAmount = 0
+    /// `callbacks` as read at the start of the current pump; `nil` between pumps.
+    private var callbackSnapshot: Callbacks?
     /// Set when `enqueue` raised the mirror from another thread, so the next update writes it.
     private var mirrorStale = false
     private let messageSink: AsyncStream<WebSocketMessage>.Continuation
@@ -99,8 +101,20 @@ final class WebSocketConnection: @unchecked Sendable {
 
     // MARK: Callback slots and mirrors (any thread)
 
+    /// Reads or changes the callback slots. A change made inside a callback (on the queue)
+    /// applies from the very next event; one made elsewhere from the next batch of events.
     func withCallbacks<R>(_ body: (inout Callbacks) -> R) -> R {
-        lock.withLock { body(&callbacks) }
+        let result = lock.withLock { body(&callbacks) }
+        if isOnQueue { callbackSnapshot = nil }
+        return result
+    }
+
+    /// The callbacks for the current batch of events (one lock per batch, not per message).
+    private var currentCallbacks: Callbacks {
+        if let callbackSnapshot { return callbackSnapshot }
+        let snapshot = lock.withLock { callbacks }
+        callbackSnapshot = snapshot
+        return snapshot
     }
 
     var bufferedAmount: Int { lock.withLock { mirroredBufferedAmount } }
@@ -255,7 +269,10 @@ final class WebSocketConnection: @unchecked Sendable {
         driver.onEvent = { [self] event in handle(event) }
         driver.onWritable = { [self] in drained() }
         // The bufferedAmount mirror is refreshed once per pump, not per message.
-        driver.onPumpFinished = { [self] in updateBufferedAmount() }
+        driver.onPumpFinished = { [self] in
+            callbackSnapshot = nil
+            updateBufferedAmount()
+        }
         driver.start()
     }
 
@@ -281,15 +298,15 @@ final class WebSocketConnection: @unchecked Sendable {
             connectWaiters.removeAll()
             onServerOpen?()
             onServerOpen = nil
-            withCallbacks { $0.onOpen }?(info)
+            currentCallbacks.onOpen?(info)
         case .text(let text):
-            if let callback = withCallbacks({ $0.onText }) { callback(text) } else { messageSink.yield(.text(text)) }
+            if let callback = currentCallbacks.onText { callback(text) } else { messageSink.yield(.text(text)) }
         case .binary(let data):
-            if let callback = withCallbacks({ $0.onBinary }) { callback(data) } else { messageSink.yield(.binary(data)) }
+            if let callback = currentCallbacks.onBinary { callback(data) } else { messageSink.yield(.binary(data)) }
         case .ping(let data):
-            withCallbacks { $0.onPing }?(data)
+            currentCallbacks.onPing?(data)
         case .pong(let data):
-            withCallbacks { $0.onPong }?(data)
+            currentCallbacks.onPong?(data)
         case .pingCompleted(let id):
             pingWaiters.removeValue(forKey: id)?.resume(returning: .success(()))
         case .pingTimedOut(let id):
@@ -310,6 +327,7 @@ final class WebSocketConnection: @unchecked Sendable {
             self.callbacks = Callbacks()
             return current
         }
+        callbackSnapshot = nil
         let failure = info.error ?? .closed
         for waiter in connectWaiters { waiter.resume(returning: .failure(failure)) }
         connectWaiters.removeAll()
