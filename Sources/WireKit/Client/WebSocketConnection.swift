@@ -1,5 +1,9 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The state behind a `WebSocket`: its driver, the waiters of the async API, the callbacks and
 /// the mirrors other threads read. Kept apart from the public object so that the driver can
@@ -25,6 +29,10 @@ final class WebSocketConnection: @unchecked Sendable {
     private var closeWaiters: [CheckedContinuation<WebSocketCloseInfo, Never>] = []
     private var finalInfo: WebSocketCloseInfo?
     private var lastMirroredBufferedAmount = 0
+    /// `callbacks` as read at the start of the current pump; `nil` between pumps.
+    private var callbackSnapshot: Callbacks?
+    /// Set when `enqueue` raised the mirror from another thread, so the next update writes it.
+    private var mirrorStale = false
     private let messageSink: AsyncStream<WebSocketMessage>.Continuation
     /// Server role: runs once the upgrade succeeded, before any message is delivered.
     var onServerOpen: (() -> Void)?
@@ -32,7 +40,7 @@ final class WebSocketConnection: @unchecked Sendable {
     var onTerminated: (() -> Void)?
 
     // lock
-    private let lock = NSLock()
+    private let lock = WireKitLock()
     private var callbacks = Callbacks()
     private var mirroredBufferedAmount = 0
     private var mirroredHandshakeInfo: WebSocketHandshakeInfo?
@@ -74,14 +82,16 @@ final class WebSocketConnection: @unchecked Sendable {
 
     /// Server role: a connection accepted on `transport`, run on `queue`.
     init(accepted transport: any Transport, configuration: WebSocketConfiguration, queue: DispatchQueue,
-         highWaterMark: Int, pingTimeout: Duration) {
+         highWaterMark: Int, pingTimeout: Duration, acceptRequest: (@Sendable (HTTPRequestHead) -> Int?)? = nil) {
         self.role = .server
         self.queue = queue
         self.highWaterMark = highWaterMark
         self.pingTimeout = pingTimeout
         (messages, messageSink) = AsyncStream.makeStream(of: WebSocketMessage.self)
         makeDriver = nil
-        driver = WebSocketConnectionDriver(machine: WebSocketStateMachine(server: configuration), transport: transport, queue: queue)
+        let driver = WebSocketConnectionDriver(machine: WebSocketStateMachine(server: configuration), transport: transport, queue: queue)
+        driver.acceptRequest = acceptRequest
+        self.driver = driver
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
 
@@ -91,8 +101,20 @@ final class WebSocketConnection: @unchecked Sendable {
 
     // MARK: Callback slots and mirrors (any thread)
 
+    /// Reads or changes the callback slots. A change made inside a callback (on the queue)
+    /// applies from the very next event; one made elsewhere from the next batch of events.
     func withCallbacks<R>(_ body: (inout Callbacks) -> R) -> R {
-        lock.withLock { body(&callbacks) }
+        let result = lock.withLock { body(&callbacks) }
+        if isOnQueue { callbackSnapshot = nil }
+        return result
+    }
+
+    /// The callbacks for the current batch of events (one lock per batch, not per message).
+    private var currentCallbacks: Callbacks {
+        if let callbackSnapshot { return callbackSnapshot }
+        let snapshot = lock.withLock { callbacks }
+        callbackSnapshot = snapshot
+        return snapshot
     }
 
     var bufferedAmount: Int { lock.withLock { mirroredBufferedAmount } }
@@ -181,7 +203,11 @@ final class WebSocketConnection: @unchecked Sendable {
 
     /// The public object was released: an abandoned open connection says goodbye with 1001.
     func ownerReleased() {
-        queue.async { [self] in beginClose(code: .goingAway, reason: "") }
+        queue.async { [self] in
+            // A socket that was never opened has nothing on the wire and no one to tell.
+            guard started else { return }
+            beginClose(code: .goingAway, reason: "")
+        }
     }
 
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
@@ -208,9 +234,9 @@ final class WebSocketConnection: @unchecked Sendable {
         case .open: break
         }
         queue.async { [self] in
+            // The mirror was raised by `size` above; the pump's update sets the real amount.
+            mirrorStale = true
             _ = perform { machine, _ throws(WebSocketError) in try body(&machine) }
-            // The mirror was raised by `size` above; set it to the real amount.
-            updateBufferedAmount(force: true)
         }
     }
 
@@ -224,7 +250,6 @@ final class WebSocketConnection: @unchecked Sendable {
         } catch {
             result = .failure(error)
         }
-        updateBufferedAmount()
         return result
     }
 
@@ -243,6 +268,11 @@ final class WebSocketConnection: @unchecked Sendable {
         // breaks the cycle.
         driver.onEvent = { [self] event in handle(event) }
         driver.onWritable = { [self] in drained() }
+        // The bufferedAmount mirror is refreshed once per pump, not per message.
+        driver.onPumpFinished = { [self] in
+            callbackSnapshot = nil
+            updateBufferedAmount()
+        }
         driver.start()
     }
 
@@ -268,15 +298,15 @@ final class WebSocketConnection: @unchecked Sendable {
             connectWaiters.removeAll()
             onServerOpen?()
             onServerOpen = nil
-            withCallbacks { $0.onOpen }?(info)
+            currentCallbacks.onOpen?(info)
         case .text(let text):
-            if let callback = withCallbacks({ $0.onText }) { callback(text) } else { messageSink.yield(.text(text)) }
+            if let callback = currentCallbacks.onText { callback(text) } else { messageSink.yield(.text(text)) }
         case .binary(let data):
-            if let callback = withCallbacks({ $0.onBinary }) { callback(data) } else { messageSink.yield(.binary(data)) }
+            if let callback = currentCallbacks.onBinary { callback(data) } else { messageSink.yield(.binary(data)) }
         case .ping(let data):
-            withCallbacks { $0.onPing }?(data)
+            currentCallbacks.onPing?(data)
         case .pong(let data):
-            withCallbacks { $0.onPong }?(data)
+            currentCallbacks.onPong?(data)
         case .pingCompleted(let id):
             pingWaiters.removeValue(forKey: id)?.resume(returning: .success(()))
         case .pingTimedOut(let id):
@@ -284,7 +314,6 @@ final class WebSocketConnection: @unchecked Sendable {
         case .closed(let info):
             deliverClosed(info)
         }
-        updateBufferedAmount()
     }
 
     private func deliverClosed(_ info: WebSocketCloseInfo) {
@@ -298,6 +327,7 @@ final class WebSocketConnection: @unchecked Sendable {
             self.callbacks = Callbacks()
             return current
         }
+        callbackSnapshot = nil
         let failure = info.error ?? .closed
         for waiter in connectWaiters { waiter.resume(returning: .failure(failure)) }
         connectWaiters.removeAll()
@@ -317,6 +347,8 @@ final class WebSocketConnection: @unchecked Sendable {
         // of this connection.
         driver?.onEvent = { _ in }
         driver?.onWritable = {}
+        driver?.onPumpFinished = {}
+        updateBufferedAmount()
     }
 
     private func drained() {
@@ -327,9 +359,10 @@ final class WebSocketConnection: @unchecked Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    private func updateBufferedAmount(force: Bool = false) {
+    private func updateBufferedAmount() {
         let amount = driver?.bufferedAmount ?? 0
-        guard force || amount != lastMirroredBufferedAmount else { return }
+        guard mirrorStale || amount != lastMirroredBufferedAmount else { return }
+        mirrorStale = false
         lastMirroredBufferedAmount = amount
         lock.withLock { mirroredBufferedAmount = amount }
     }

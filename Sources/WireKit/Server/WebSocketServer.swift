@@ -1,5 +1,9 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A WebSocket server: listens on a host and port, answers each upgrade request (101, or
 /// 400/426 for a bad one) and hands every upgraded connection to you as a `WebSocket`.
@@ -26,7 +30,7 @@ public final class WebSocketServer: @unchecked Sendable {
     private let onConnection: (@Sendable (WebSocket) -> Void)?
     private let connectionSink: AsyncStream<WebSocket>.Continuation
 
-    private let lock = NSLock()
+    private let lock = WireKitLock()
     // lock
     private var live: [ObjectIdentifier: WebSocket] = [:]
     private var acceptedCount = 0
@@ -119,7 +123,8 @@ public final class WebSocketServer: @unchecked Sendable {
         let queue = DispatchQueue(label: "WireKit.WebSocketServer.connection", target: pool[index % pool.count])
         let stream: any Transport = options.acceptedTransport?(transport) ?? transport
         let connection = WebSocketConnection(accepted: stream, configuration: configuration, queue: queue,
-                                             highWaterMark: options.sendHighWaterMark, pingTimeout: options.pingTimeout)
+                                             highWaterMark: options.sendHighWaterMark, pingTimeout: options.pingTimeout,
+                                             acceptRequest: options.acceptRequest)
         let socket = WebSocket(accepted: connection)
         let onConnection = self.onConnection
         let sink = connectionSink

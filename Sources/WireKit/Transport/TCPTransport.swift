@@ -11,16 +11,17 @@ import Dispatch
 /// Client side: `init(host:port:connectTimeout:)` resolves the name on a background queue
 /// (the caller never blocks), then tries each IPv4/IPv6 address in turn with a non-blocking
 /// connect, all within `connectTimeout`. Server side: `TCPListener` hands out accepted ones.
-/// Reads go into one reused 64 KiB buffer; writes use one gathered `sendmsg` for all queued
-/// buffers, keep what the kernel did not take, and never raise SIGPIPE.
+/// Reads go into a reused 64 KiB buffer (one per thread, see `ThreadIOBuffers`); writes use one
+/// gathered `sendmsg` for all queued buffers, keep what the kernel did not take, and never raise
+/// SIGPIPE.
 ///
 /// `@unchecked Sendable`: all mutable state is confined to the queue passed to `start`
 /// (see `Transport`); the stored configuration is immutable.
 public final class TCPTransport: Transport, @unchecked Sendable {
     /// Size of the reused read buffer (bytes).
-    public static let readBufferSize = 64 * 1024
+    public static let readBufferSize = ThreadIOBuffers.readBufferSize
     /// Most buffers passed to one `sendmsg` call.
-    private static let maxIOVecs = 64
+    private static let maxIOVecs = ThreadIOBuffers.maxIOVecs
 
     private enum State {
         case idle, resolving, connecting, open, closing, closed
@@ -58,8 +59,6 @@ public final class TCPTransport: Transport, @unchecked Sendable {
     private var pendingOffset = 0
     private var outputShutdownRequested = false
     private var outputShutDown = false
-    private let readBuffer: UnsafeMutableRawBufferPointer
-    private let iovecs: UnsafeMutablePointer<iovec>
 
     /// Bytes queued by `write` and not yet handed to the kernel.
     public private(set) var bufferedAmount = 0
@@ -80,8 +79,6 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         self.connectTimeout = connectTimeout
         self.lingerTimeout = lingerTimeout
         self.addressAttemptTimeout = addressAttemptTimeout
-        readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
-        iovecs = .allocate(capacity: Self.maxIOVecs)
     }
 
     /// A client connection trying `addresses` in order, without name resolution.
@@ -92,8 +89,6 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         self.lingerTimeout = 5
         self.addressAttemptTimeout = addressAttemptTimeout
         self.addresses = addresses
-        readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
-        iovecs = .allocate(capacity: Self.maxIOVecs)
     }
 
     /// An accepted, already connected socket (owned from now on).
@@ -105,8 +100,6 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         self.addressAttemptTimeout = 0
         self.fd = fd
         self.remoteAddressDescription = peer?.description
-        readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
-        iovecs = .allocate(capacity: Self.maxIOVecs)
     }
 
     deinit {
@@ -114,8 +107,6 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         // an accepted socket that was never started is closed here.
         if fd >= 0, closer == nil { _ = Glibc_close(fd) }
         if writeFD >= 0, writeCloser == nil { _ = Glibc_close(writeFD) }
-        readBuffer.deallocate()
-        iovecs.deallocate()
     }
 
     // MARK: Transport
@@ -331,6 +322,7 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         // other work and continue in a fresh block rather than relying on another event.
         for _ in 0..<16 {
             guard state == .open || state == .closing, fd >= 0 else { return }
+            let readBuffer = ThreadIOBuffers.readBuffer
             let n = Glibc_read(fd, readBuffer.baseAddress, readBuffer.count)
             if n > 0 {
                 if state == .open {
@@ -407,6 +399,7 @@ public final class TCPTransport: Transport, @unchecked Sendable {
     /// One gathered `sendmsg` of up to `maxIOVecs` queued buffers: bytes sent, or `-errno`.
     private func sendPending() -> Int {
         let count = min(pending.count - pendingHead, Self.maxIOVecs)
+        let iovecs = ThreadIOBuffers.iovecs
         func fill(_ i: Int) -> Int {
             if i == count {
                 var message = msghdr()

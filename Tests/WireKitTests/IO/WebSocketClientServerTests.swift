@@ -386,6 +386,38 @@ final class WebSocketClientServerTests: XCTestCase {
         }
     }
 
+    func testAcceptRequestRefusesByPathBeforeTheUpgradeAndLetsTheRestThrough() async throws {
+        let handled = LockedBox<[String]>([])
+        var options = WebSocketServerOptions()
+        options.acceptRequest = { head in head.target.hasPrefix("/socketcluster/") ? nil : 400 }
+        let server = try WebSocketServer.start(options: options) { connection in
+            handled.mutate { $0.append(connection.handshakeInfo?.resourceName ?? "?") }
+            connection.onText = { [weak connection] text in try? connection?.write(text: text) }
+        }
+        let refused = try rawExchange(port: server.port, request: "GET /elsewhere HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        XCTAssertTrue(refused.hasPrefix("HTTP/1.1 400"), refused)
+        XCTAssertFalse(refused.contains("101"), refused)
+
+        let client = try WebSocket(url: "ws://127.0.0.1:\(server.port)/socketcluster/?x=1")
+        try await client.connect()
+        try await client.send(text: "through")
+        var iterator = client.messages.makeAsyncIterator()
+        let echo = await iterator.next()
+        XCTAssertEqual(echo, .text("through"))
+        await client.close()
+
+        let clientRefused = try WebSocket(url: "ws://127.0.0.1:\(server.port)/nope")
+        do {
+            try await clientRefused.connect()
+            XCTFail("the upgrade must be refused")
+        } catch {
+            guard case .handshakeRejected(let status, _, _) = error else { return XCTFail("got \(error)") }
+            XCTAssertEqual(status, 400)
+        }
+        XCTAssertEqual(handled.value, ["/socketcluster/?x=1"])
+        await server.stop()
+    }
+
     func testAThousandConcurrentConnectionsEchoWithoutAThreadEach() async throws {
         try raiseOpenFileLimit(to: 8192)
         let server = try makeEchoServer()
