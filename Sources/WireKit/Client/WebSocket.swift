@@ -1,5 +1,9 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A WebSocket connection: a client you create with a `ws://` URL, or a connection accepted by
 /// `WebSocketServer`. Both have the same API, in two styles:

@@ -1,5 +1,9 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The state behind a `WebSocket`: its driver, the waiters of the async API, the callbacks and
 /// the mirrors other threads read. Kept apart from the public object so that the driver can
@@ -25,6 +29,8 @@ final class WebSocketConnection: @unchecked Sendable {
     private var closeWaiters: [CheckedContinuation<WebSocketCloseInfo, Never>] = []
     private var finalInfo: WebSocketCloseInfo?
     private var lastMirroredBufferedAmount = 0
+    /// Set when `enqueue` raised the mirror from another thread, so the next update writes it.
+    private var mirrorStale = false
     private let messageSink: AsyncStream<WebSocketMessage>.Continuation
     /// Server role: runs once the upgrade succeeded, before any message is delivered.
     var onServerOpen: (() -> Void)?
@@ -32,7 +38,7 @@ final class WebSocketConnection: @unchecked Sendable {
     var onTerminated: (() -> Void)?
 
     // lock
-    private let lock = NSLock()
+    private let lock = WireKitLock()
     private var callbacks = Callbacks()
     private var mirroredBufferedAmount = 0
     private var mirroredHandshakeInfo: WebSocketHandshakeInfo?
@@ -74,14 +80,16 @@ final class WebSocketConnection: @unchecked Sendable {
 
     /// Server role: a connection accepted on `transport`, run on `queue`.
     init(accepted transport: any Transport, configuration: WebSocketConfiguration, queue: DispatchQueue,
-         highWaterMark: Int, pingTimeout: Duration) {
+         highWaterMark: Int, pingTimeout: Duration, acceptRequest: (@Sendable (HTTPRequestHead) -> Int?)? = nil) {
         self.role = .server
         self.queue = queue
         self.highWaterMark = highWaterMark
         self.pingTimeout = pingTimeout
         (messages, messageSink) = AsyncStream.makeStream(of: WebSocketMessage.self)
         makeDriver = nil
-        driver = WebSocketConnectionDriver(machine: WebSocketStateMachine(server: configuration), transport: transport, queue: queue)
+        let driver = WebSocketConnectionDriver(machine: WebSocketStateMachine(server: configuration), transport: transport, queue: queue)
+        driver.acceptRequest = acceptRequest
+        self.driver = driver
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
 
@@ -208,9 +216,9 @@ final class WebSocketConnection: @unchecked Sendable {
         case .open: break
         }
         queue.async { [self] in
+            // The mirror was raised by `size` above; the pump's update sets the real amount.
+            mirrorStale = true
             _ = perform { machine, _ throws(WebSocketError) in try body(&machine) }
-            // The mirror was raised by `size` above; set it to the real amount.
-            updateBufferedAmount(force: true)
         }
     }
 
@@ -224,7 +232,6 @@ final class WebSocketConnection: @unchecked Sendable {
         } catch {
             result = .failure(error)
         }
-        updateBufferedAmount()
         return result
     }
 
@@ -243,6 +250,8 @@ final class WebSocketConnection: @unchecked Sendable {
         // breaks the cycle.
         driver.onEvent = { [self] event in handle(event) }
         driver.onWritable = { [self] in drained() }
+        // The bufferedAmount mirror is refreshed once per pump, not per message.
+        driver.onPumpFinished = { [self] in updateBufferedAmount() }
         driver.start()
     }
 
@@ -284,7 +293,6 @@ final class WebSocketConnection: @unchecked Sendable {
         case .closed(let info):
             deliverClosed(info)
         }
-        updateBufferedAmount()
     }
 
     private func deliverClosed(_ info: WebSocketCloseInfo) {
@@ -317,6 +325,8 @@ final class WebSocketConnection: @unchecked Sendable {
         // of this connection.
         driver?.onEvent = { _ in }
         driver?.onWritable = {}
+        driver?.onPumpFinished = {}
+        updateBufferedAmount()
     }
 
     private func drained() {
@@ -327,9 +337,10 @@ final class WebSocketConnection: @unchecked Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    private func updateBufferedAmount(force: Bool = false) {
+    private func updateBufferedAmount() {
         let amount = driver?.bufferedAmount ?? 0
-        guard force || amount != lastMirroredBufferedAmount else { return }
+        guard mirrorStale || amount != lastMirroredBufferedAmount else { return }
+        mirrorStale = false
         lastMirroredBufferedAmount = amount
         lock.withLock { mirroredBufferedAmount = amount }
     }

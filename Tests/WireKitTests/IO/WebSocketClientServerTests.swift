@@ -157,19 +157,38 @@ final class WebSocketClientServerTests: XCTestCase {
             try await client.connect()
             XCTFail("connect must fail")
         } catch {
-            guard case .connectionFailed(let message) = error else { return XCTFail("got \(error)") }
-            XCTAssertTrue(message.contains("refused"), message)
+            XCTAssertEqual(error, .transport(.connectionRefused(host: "127.0.0.1", port: port)))
+            XCTAssertTrue(error.description.contains("refused"), error.description)
         }
         XCTAssertEqual(client.closeInfo?.code, .abnormalClosure)
     }
 
-    func testWssWithoutATLSTransportFailsWithATLSError() async throws {
-        let client = try WebSocket(url: "wss://127.0.0.1:1/")
+    func testWssThroughThePlainTCPFactoryFailsWithUnsupported() async throws {
+        let client = try WebSocket(url: "wss://127.0.0.1:1/", options: WebSocketOptions(transportFactory: .plainTCP))
         do {
             try await client.connect()
             XCTFail("wss must fail without TLS")
         } catch {
-            guard case .tls = error else { return XCTFail("got \(error)") }
+            guard case .transport(.unsupported) = error else { return XCTFail("got \(error)") }
+        }
+    }
+
+    func testUnknownHostIsATypedTransportError() async throws {
+        let client = try WebSocket(url: "ws://no-such-host.invalid:8080/")
+        do {
+            try await client.connect()
+            XCTFail("connect must fail")
+        } catch {
+            guard case .transport(.hostNotFound(let host, _)) = error else { return XCTFail("got \(error)") }
+            XCTAssertEqual(host, "no-such-host.invalid")
+        }
+    }
+
+    func testServerOnATakenPortThrowsAddressInUse() throws {
+        let first = try WebSocketServer.start()
+        defer { first.stop {} }
+        XCTAssertThrowsError(try WebSocketServer.start(port: first.port)) { error in
+            XCTAssertEqual(error as? WebSocketError, .transport(.addressInUse(host: "127.0.0.1", port: first.port)))
         }
     }
 
@@ -347,8 +366,60 @@ final class WebSocketClientServerTests: XCTestCase {
         await server.stop()
     }
 
+    func testAPeerThatAcceptsAndClosesAtOnceFailsConnectPromptlyEveryTime() async throws {
+        // Like a proxy in "refuse" mode: accept, then close before any HTTP response.
+        let listener = try TCPListener(host: "127.0.0.1", port: 0)
+        defer { listener.close() }
+        listener.start { transport in transport.close() }
+        for round in 0..<200 {
+            let client = try WebSocket(url: "ws://127.0.0.1:\(listener.port)/", options: WebSocketOptions(connectTimeout: .seconds(20)))
+            let started = DispatchTime.now().uptimeNanoseconds
+            do {
+                try await client.connect()
+                XCTFail("round \(round): connect must fail")
+            } catch {
+                XCTAssertEqual(client.closeInfo?.code, .abnormalClosure, "round \(round): \(error)")
+            }
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+            XCTAssertLessThan(seconds, 2, "round \(round): connect took \(seconds) s to fail")
+            if seconds >= 2 { break }
+        }
+    }
+
+    func testAcceptRequestRefusesByPathBeforeTheUpgradeAndLetsTheRestThrough() async throws {
+        let handled = LockedBox<[String]>([])
+        var options = WebSocketServerOptions()
+        options.acceptRequest = { head in head.target.hasPrefix("/socketcluster/") ? nil : 400 }
+        let server = try WebSocketServer.start(options: options) { connection in
+            handled.mutate { $0.append(connection.handshakeInfo?.resourceName ?? "?") }
+            connection.onText = { [weak connection] text in try? connection?.write(text: text) }
+        }
+        let refused = try rawExchange(port: server.port, request: "GET /elsewhere HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        XCTAssertTrue(refused.hasPrefix("HTTP/1.1 400"), refused)
+        XCTAssertFalse(refused.contains("101"), refused)
+
+        let client = try WebSocket(url: "ws://127.0.0.1:\(server.port)/socketcluster/?x=1")
+        try await client.connect()
+        try await client.send(text: "through")
+        var iterator = client.messages.makeAsyncIterator()
+        let echo = await iterator.next()
+        XCTAssertEqual(echo, .text("through"))
+        await client.close()
+
+        let clientRefused = try WebSocket(url: "ws://127.0.0.1:\(server.port)/nope")
+        do {
+            try await clientRefused.connect()
+            XCTFail("the upgrade must be refused")
+        } catch {
+            guard case .handshakeRejected(let status, _, _) = error else { return XCTFail("got \(error)") }
+            XCTAssertEqual(status, 400)
+        }
+        XCTAssertEqual(handled.value, ["/socketcluster/?x=1"])
+        await server.stop()
+    }
+
     func testAThousandConcurrentConnectionsEchoWithoutAThreadEach() async throws {
-        try raiseOpenFileLimit(to: 4096)
+        try raiseOpenFileLimit(to: 8192)
         let server = try makeEchoServer()
         let count = 1000
         let clients = try (0..<count).map { _ in try WebSocket(url: "ws://127.0.0.1:\(server.port)/") }
