@@ -18,6 +18,8 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
         host: String, port: Int, path: String, tls: TLSServerConfiguration?, engine: BrokerEngine
     ) throws -> WebSocketBrokerListener {
         var serverOptions = WebSocketServerOptions()
+        // socketcluster-server (ws) compares the path exactly and refuses others with HTTP 400.
+        serverOptions.acceptRequest = { request in requestPath(request.target) == path ? nil : 400 }
         if let tls {
             let identity: TLSServerIdentity
             do {
@@ -32,7 +34,7 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
         do {
             let server = try WebSocketServer.start(host: host, port: port, options: serverOptions) { [weak listener, weak engine] socket in
                 guard let listener, let engine else { return socket.disconnect(code: .goingAway) }
-                listener.accept(socket, path: path, engine: engine)
+                listener.accept(socket, engine: engine)
             }
             listener.server = server
             listener.port = server.port
@@ -42,14 +44,7 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
         return listener
     }
 
-    private func accept(_ socket: WebSocket, path: String, engine: BrokerEngine) {
-        let target = socket.handshakeInfo?.resourceName ?? ""
-        let requestedPath = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        guard requestedPath == path else {
-            // WireKit's server has already answered 101; the closest to socketcluster's HTTP 400.
-            socket.disconnect(code: .policyViolation, reason: "Unknown path \(requestedPath)")
-            return
-        }
+    private func accept(_ socket: WebSocket, engine: BrokerEngine) {
         let connection = engine.connectionOpened()
         lock.withLock { connections[connection] = socket }
         socket.onText = { text in engine.received(text: text, from: connection) }
@@ -77,4 +72,9 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
     func stop() async {
         await server?.stop()
     }
+}
+
+/// The path part of a request target (the query is ignored).
+private func requestPath(_ target: String) -> String {
+    target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
 }
