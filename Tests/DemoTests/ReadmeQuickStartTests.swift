@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import PubSubBroker
 import PubSubClient
+import WireKit   // README's TLS block needs it too: see REQUESTS-lead.md (demo, 10:20)
 import XCTest
 
 /// Runs README.md's quick starts against an embedded broker with the procedures they call
@@ -88,6 +89,30 @@ final class ReadmeQuickStartTests: XCTestCase {
         }
         _ = await client.close()
         await broker.stop()
+    }
+}
+
+extension ReadmeQuickStartTests {
+    /// README: TLS (`wss://`). Compiled, not run: it connects to chat.example.com.
+    func tlsQuickStart() async throws {
+        var tls = TLSConfiguration()                       // system roots, host name verified, TLS >= 1.2
+        tls.pinnedPublicKeys = [                           // SHA-256 of the SubjectPublicKeyInfo
+            try TLSPublicKeyPin("sha256/r6OVJqJfpX2ZeSL2RZzkOeY078BAAWmPScYVIbCNmDE="),   // current key
+            try TLSPublicKeyPin("sha256/YnkAewjCYIOW+9RMZW/YBbuvQEW0NYnrCNapVcIJ4dE="),   // backup key
+        ]
+        // tls.trustRoots = .systemAnd(pem: companyCA)     // or .only(pem:) to replace the trust store
+        // tls.allowUntrustedCertificatesForTestingOnly = true   // tests only; pins still apply
+
+        let client = PubSubClient(
+            configuration: SessionConfiguration(address: try ServerAddress(url: "wss://chat.example.com/socketcluster/")),
+            webSocketOptions: WebSocketOptions(transportFactory: .tls(tls)))
+        do { try await client.connect() }
+        catch PubSubError.webSocket(.tls(let failure)) { print("TLS:", failure) }   // e.g. pinMismatch, certificateExpired
+    }
+
+    func testTLSQuickStartPinsAreWellFormed() throws {
+        XCTAssertNoThrow(try TLSPublicKeyPin("sha256/r6OVJqJfpX2ZeSL2RZzkOeY078BAAWmPScYVIbCNmDE="))
+        XCTAssertNoThrow(try TLSPublicKeyPin("sha256/YnkAewjCYIOW+9RMZW/YBbuvQEW0NYnrCNapVcIJ4dE="))
     }
 }
 
