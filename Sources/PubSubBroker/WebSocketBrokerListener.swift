@@ -12,12 +12,25 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
     private var server: WebSocketServer?
     private(set) var port = 0
 
-    /// Binds `host`:`port` and starts feeding `engine`.
-    static func start(host: String, port: Int, path: String, engine: BrokerEngine) throws -> WebSocketBrokerListener {
+    /// Binds `host`:`port` and starts feeding `engine`; with `tls`, every accepted connection is
+    /// wrapped in a server-side TLS transport first (`wss://`).
+    static func start(
+        host: String, port: Int, path: String, tls: TLSServerConfiguration?, engine: BrokerEngine
+    ) throws -> WebSocketBrokerListener {
+        var serverOptions = WebSocketServerOptions()
+        if let tls {
+            let identity: TLSServerIdentity
+            do {
+                identity = try TLSServerIdentity(tls)
+            } catch {
+                throw PubSubBrokerError.tlsSetupFailed(reason: error.description)
+            }
+            serverOptions.acceptedTransport = { accepted in TLSTransport(server: accepted, identity: identity) }
+        }
         let listener = WebSocketBrokerListener()
         engine.attach(transport: listener)
         do {
-            let server = try WebSocketServer.start(host: host, port: port) { [weak listener, weak engine] socket in
+            let server = try WebSocketServer.start(host: host, port: port, options: serverOptions) { [weak listener, weak engine] socket in
                 guard let listener, let engine else { return socket.disconnect(code: .goingAway) }
                 listener.accept(socket, path: path, engine: engine)
             }

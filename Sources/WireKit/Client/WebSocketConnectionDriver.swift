@@ -85,8 +85,8 @@ final class WebSocketConnectionDriver: @unchecked Sendable {
     /// How a transport failure reads to a WebSocket user.
     static func webSocketError(_ error: TransportError) -> WebSocketError {
         switch error {
-        case .connectTimedOut: .timedOut(error.description)
-        default: .connectionFailed(error.description)
+        case .tls(let failure): .tls(failure)
+        default: .transport(error)
         }
     }
 
@@ -138,7 +138,7 @@ final class WebSocketConnectionDriver: @unchecked Sendable {
         }
         if timer == nil {
             let timer = DispatchSource.makeTimerSource(queue: queue)
-            timer.setEventHandler { [weak self] in self?.deadlineReached() }
+            timer.setEventHandler { [self] in deadlineReached() }
             self.timer = timer
             timer.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline.nanoseconds))
             timer.resume()

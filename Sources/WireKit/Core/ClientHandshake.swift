@@ -49,9 +49,8 @@ public struct ClientHandshake: Sendable, Hashable {
     /// A fresh `Sec-WebSocket-Key`: 16 bytes from the system's secure generator, base64-encoded.
     public static func randomKey() -> String {
         var generator = SystemRandomNumberGenerator()
-        var bytes = [UInt8](repeating: 0, count: 16)
-        for i in bytes.indices { bytes[i] = generator.next() }
-        return Data(bytes).base64EncodedString()
+        var words: (UInt64, UInt64) = (generator.next(), generator.next())
+        return withUnsafeBytes(of: &words) { Data($0) }.base64EncodedString()
     }
 
     /// The `Sec-WebSocket-Accept` value a server must answer for `key` (RFC 6455 §4.2.2):
@@ -65,17 +64,22 @@ public struct ClientHandshake: Sendable, Hashable {
 
     /// The request bytes to send.
     public func requestBytes() -> [UInt8] {
-        var text = "GET \(url.resourceName) HTTP/1.1\r\n"
-        text += "Host: \(headers.first(name: "Host") ?? url.hostHeaderValue)\r\n"
-        text += "Upgrade: websocket\r\nConnection: Upgrade\r\n"
-        text += "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n"
-        if let origin { text += "Origin: \(origin)\r\n" }
-        if !subprotocols.isEmpty { text += "Sec-WebSocket-Protocol: \(subprotocols.joined(separator: ", "))\r\n" }
-        for field in headers where !field.name.wireKitEqualsIgnoringASCIICase("Host") {
-            text += "\(field.name): \(field.value)\r\n"
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)
+        func add(_ parts: String...) {
+            for part in parts { bytes.append(contentsOf: part.utf8) }
         }
-        text += "\r\n"
-        return Array(text.utf8)
+        add("GET ", url.resourceName, " HTTP/1.1\r\n")
+        add("Host: ", headers.first(name: "Host") ?? url.hostHeaderValue, "\r\n")
+        add("Upgrade: websocket\r\nConnection: Upgrade\r\n")
+        add("Sec-WebSocket-Key: ", key, "\r\nSec-WebSocket-Version: 13\r\n")
+        if let origin { add("Origin: ", origin, "\r\n") }
+        if !subprotocols.isEmpty { add("Sec-WebSocket-Protocol: ", subprotocols.joined(separator: ", "), "\r\n") }
+        for field in headers where !field.name.wireKitEqualsIgnoringASCIICase("Host") {
+            add(field.name, ": ", field.value, "\r\n")
+        }
+        add("\r\n")
+        return bytes
     }
 
     /// Checks a 101 response (RFC 6455 §4.1, client steps 1–6) and returns what it settled.
@@ -84,10 +88,10 @@ public struct ClientHandshake: Sendable, Hashable {
             throw .invalidHandshakeResponse("status \(response.status) instead of 101")
         }
         let headers = response.headers
-        guard headers.listElements(name: "Upgrade").contains(where: { $0.wireKitEqualsIgnoringASCIICase("websocket") }) else {
+        guard headers.hasListElement(name: "Upgrade", equalToIgnoringASCIICase: "websocket") else {
             throw .invalidHandshakeResponse("the Upgrade header is \(headers.first(name: "Upgrade").map { "\"\($0)\"" } ?? "missing"), expected \"websocket\"")
         }
-        guard headers.listElements(name: "Connection").contains(where: { $0.wireKitEqualsIgnoringASCIICase("upgrade") }) else {
+        guard headers.hasListElement(name: "Connection", equalToIgnoringASCIICase: "upgrade") else {
             throw .invalidHandshakeResponse("the Connection header is \(headers.first(name: "Connection").map { "\"\($0)\"" } ?? "missing"), expected \"Upgrade\"")
         }
         let accepts = headers["Sec-WebSocket-Accept"]

@@ -23,90 +23,146 @@ public struct HTTPHeadParser: Sendable {
     /// used once the head is complete (the rest follows the head), or `nil` if more are needed.
     public mutating func append(_ input: UnsafeRawBufferPointer) throws(ParseError) -> Int? {
         guard !isComplete else { return 0 }
+        let gathered = bytes.count
+        /// Byte `position` of the head so far followed by `input`.
+        func byte(at position: Int) -> UInt8 {
+            position < gathered ? bytes[position] : input[position - gathered]
+        }
         var i = 0
         while i < input.count {
-            let byte = input[i]
+            let value = input[i]
             i += 1
-            bytes.append(byte)
-            if byte == 0x0A {
-                let n = bytes.count
-                if (n >= 2 && bytes[n - 2] == 0x0A) || (n >= 3 && bytes[n - 2] == 0x0D && bytes[n - 3] == 0x0A) {
+            let count = gathered + i
+            // A head is text: no control byte but CR, LF and HTAB (RFC 9112 §2.2, §5.5). Failing at
+            // the first one answers a peer that speaks another protocol (a TLS ClientHello starts
+            // with 0x16) at once instead of waiting for an empty line that never comes.
+            if value < 0x20 ? (value != 0x0A && value != 0x0D && value != 0x09) : value == 0x7F {
+                throw ParseError("the peer did not send an HTTP head (control byte 0x\(String(value, radix: 16)) at offset \(count - 1))")
+            }
+            if value == 0x0A {
+                let last = count - 1
+                if (last >= 1 && byte(at: last - 1) == 0x0A) || (last >= 2 && byte(at: last - 1) == 0x0D && byte(at: last - 2) == 0x0A) {
+                    bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[0..<i]))
                     isComplete = true
                     return i
                 }
             }
-            if bytes.count >= maxSize {
+            if count >= maxSize {
+                bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[0..<i]))
                 throw ParseError("the HTTP head exceeds \(maxSize) bytes")
             }
         }
+        bytes.append(contentsOf: input)
         return nil
     }
 
-    /// The head's lines without line endings, empty lines at the end dropped.
-    private func lines() throws(ParseError) -> [Substring] {
+    /// The head's lines as byte ranges of `bytes`, line endings (LF or CRLF) excluded, empty lines
+    /// at the end dropped.
+    private func lineRanges() throws(ParseError) -> [Range<Int>] {
         guard isComplete else { throw ParseError("the HTTP head is incomplete") }
-        // Split on bytes: as Characters, "\r\n" is a single grapheme and would not split on "\n".
-        var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
-            Substring(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)
+        var ranges: [Range<Int>] = []
+        ranges.reserveCapacity(16)
+        var lineStart = 0
+        for index in bytes.indices where bytes[index] == 0x0A {
+            let lineEnd = index > lineStart && bytes[index - 1] == 0x0D ? index - 1 : index
+            ranges.append(lineStart..<lineEnd)
+            lineStart = index + 1
         }
-        while let last = lines.last, last.isEmpty { lines.removeLast() }
-        guard !lines.isEmpty else { throw ParseError("the HTTP head is empty") }
-        return lines
+        ranges.append(lineStart..<bytes.count)
+        while let last = ranges.last, last.isEmpty { ranges.removeLast() }
+        guard !ranges.isEmpty else { throw ParseError("the HTTP head is empty") }
+        return ranges
     }
 
-    private static func isTokenCharacter(_ c: Unicode.Scalar) -> Bool {
+    /// The text of `range` (invalid UTF-8 repaired), for values and messages.
+    private func text(_ range: Range<Int>) -> String {
+        bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+    }
+
+    private static func isTokenByte(_ c: UInt8) -> Bool {
         switch c {
-        case "a"..."z", "A"..."Z", "0"..."9": true
-        case "!", "#", "$", "%", "&", "'", "*", "+", "-", ".", "^", "_", "`", "|", "~": true
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"): true
         default: false
         }
     }
 
     /// Whether `text` is a non-empty HTTP token (RFC 9110 §5.6.2).
     public static func isToken(_ text: some StringProtocol) -> Bool {
-        !text.isEmpty && text.unicodeScalars.allSatisfy(isTokenCharacter)
+        !text.isEmpty && text.utf8.allSatisfy(isTokenByte)
     }
 
-    private static func headers(_ lines: ArraySlice<Substring>) throws(ParseError) -> HTTPHeaders {
+    private func headers(_ lines: ArraySlice<Range<Int>>) throws(ParseError) -> HTTPHeaders {
         var headers = HTTPHeaders()
         for line in lines {
-            if line.first == " " || line.first == "\t" {
-                throw ParseError("obsolete line folding in the header field \"\(line.prefix(60))\"")
+            if let first = line.first, bytes[first] == 0x20 || bytes[first] == 0x09 {
+                throw ParseError("obsolete line folding in the header field \"\(text(line).prefix(60))\"")
             }
-            guard let colon = line.firstIndex(of: ":") else {
-                throw ParseError("malformed header line \"\(line.prefix(60))\"")
+            guard let colon = line.first(where: { bytes[$0] == UInt8(ascii: ":") }) else {
+                throw ParseError("malformed header line \"\(text(line).prefix(60))\"")
             }
-            let name = line[..<colon]
-            guard isToken(name) else { throw ParseError("malformed header name \"\(name.prefix(60))\"") }
-            headers.add(name: String(name), value: line[line.index(after: colon)...].trimmingWireKitWhitespace())
+            let name = line.lowerBound..<colon
+            guard !name.isEmpty, name.allSatisfy({ Self.isTokenByte(bytes[$0]) }) else {
+                throw ParseError("malformed header name \"\(text(name).prefix(60))\"")
+            }
+            var valueStart = colon + 1, valueEnd = line.upperBound
+            while valueStart < valueEnd, bytes[valueStart] == 0x20 || bytes[valueStart] == 0x09 { valueStart += 1 }
+            while valueEnd > valueStart, bytes[valueEnd - 1] == 0x20 || bytes[valueEnd - 1] == 0x09 { valueEnd -= 1 }
+            headers.add(name: text(name), value: text(valueStart..<valueEnd))
         }
         return headers
     }
 
+    /// `line` split at spaces (empty parts kept), into at most `maxParts` parts.
+    private func parts(of line: Range<Int>, maxParts: Int) -> [Range<Int>] {
+        var parts: [Range<Int>] = []
+        var partStart = line.lowerBound
+        var index = line.lowerBound
+        while index < line.upperBound, parts.count < maxParts - 1 {
+            if bytes[index] == 0x20 {
+                parts.append(partStart..<index)
+                partStart = index + 1
+            }
+            index += 1
+        }
+        parts.append(partStart..<line.upperBound)
+        return parts
+    }
+
+    private func hasPrefix(_ range: Range<Int>, _ prefix: StaticString) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        guard range.count >= count else { return false }
+        return (0..<count).allSatisfy { bytes[range.lowerBound + $0] == prefix.utf8Start[$0] }
+    }
+
     /// Parses the gathered head as a response (`HTTP/1.1 101 Switching Protocols`).
     public func responseHead() throws(ParseError) -> HTTPResponseHead {
-        let lines = try lines()
+        let lines = try lineRanges()
         let statusLine = lines[0]
-        let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/"), parts[1].count == 3,
-              parts[1].allSatisfy({ $0.isASCII && $0.isNumber }), let status = Int(parts[1]) else {
-            throw ParseError("malformed status line \"\(statusLine.prefix(80))\"")
+        let parts = parts(of: statusLine, maxParts: 3)
+        guard parts.count >= 2, hasPrefix(parts[0], "HTTP/"), parts[1].count == 3,
+              parts[1].allSatisfy({ bytes[$0] >= UInt8(ascii: "0") && bytes[$0] <= UInt8(ascii: "9") }) else {
+            throw ParseError("malformed status line \"\(text(statusLine).prefix(80))\"")
         }
+        let status = parts[1].reduce(0) { $0 * 10 + Int(bytes[$1] - UInt8(ascii: "0")) }
         return HTTPResponseHead(
-            version: String(parts[0]), status: status,
-            reason: parts.count > 2 ? String(parts[2]) : "",
-            headers: try Self.headers(lines.dropFirst()))
+            version: text(parts[0]), status: status,
+            reason: parts.count > 2 ? text(parts[2]) : "",
+            headers: try headers(lines.dropFirst()))
     }
 
     /// Parses the gathered head as a request (`GET /chat HTTP/1.1`).
     public func requestHead() throws(ParseError) -> HTTPRequestHead {
-        let lines = try lines()
+        let lines = try lineRanges()
         let requestLine = lines[0]
-        let parts = requestLine.split(separator: " ", omittingEmptySubsequences: false)
-        guard parts.count == 3, Self.isToken(parts[0]), !parts[1].isEmpty, parts[2].hasPrefix("HTTP/") else {
-            throw ParseError("malformed request line \"\(requestLine.prefix(80))\"")
+        let parts = parts(of: requestLine, maxParts: .max)
+        guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy({ Self.isTokenByte(bytes[$0]) }),
+              !parts[1].isEmpty, hasPrefix(parts[2], "HTTP/") else {
+            throw ParseError("malformed request line \"\(text(requestLine).prefix(80))\"")
         }
-        return HTTPRequestHead(method: String(parts[0]), target: String(parts[1]), version: String(parts[2]),
-                               headers: try Self.headers(lines.dropFirst()))
+        return HTTPRequestHead(method: text(parts[0]), target: text(parts[1]), version: text(parts[2]),
+                               headers: try headers(lines.dropFirst()))
     }
 }

@@ -50,6 +50,32 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
             .filter { !$0.isEmpty }
     }
 
+    /// Whether an element of the `#rule` lists of the fields named `name` equals `token`, both
+    /// ASCII case-insensitive; the same answer as searching `listElements(name:)`, without
+    /// building it.
+    func hasListElement(name: String, equalToIgnoringASCIICase token: String) -> Bool {
+        for field in fields where field.name.wireKitEqualsIgnoringASCIICase(name) {
+            var value = field.value
+            let found = value.withUTF8 { bytes -> Bool in
+                var start = 0
+                while start <= bytes.count {
+                    var end = start
+                    while end < bytes.count, bytes[end] != UInt8(ascii: ",") { end += 1 }
+                    var low = start, high = end
+                    while low < high, bytes[low] == 0x20 || bytes[low] == 0x09 { low += 1 }
+                    while high > low, bytes[high - 1] == 0x20 || bytes[high - 1] == 0x09 { high -= 1 }
+                    if low < high, UnsafeBufferPointer(rebasing: bytes[low..<high]).wireKitEqualsIgnoringASCIICase(token.utf8) {
+                        return true
+                    }
+                    start = end + 1
+                }
+                return false
+            }
+            if found { return true }
+        }
+        return false
+    }
+
     public var count: Int { fields.count }
     public var isEmpty: Bool { fields.isEmpty }
 
@@ -58,11 +84,43 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     public var description: String { fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n") }
 }
 
+extension UnsafeBufferPointer<UInt8> {
+    /// ASCII case-insensitive equality of two byte buffers.
+    func wireKitEqualsIgnoringASCIICase(_ other: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard count == other.count else { return false }
+        for i in 0..<count where self[i] != other[i] {
+            let x = self[i], y = other[i]
+            let lx = (x >= 0x41 && x <= 0x5A) ? x | 0x20 : x
+            let ly = (y >= 0x41 && y <= 0x5A) ? y | 0x20 : y
+            if lx != ly { return false }
+        }
+        return true
+    }
+}
+
+extension Collection<UInt8> {
+    /// ASCII case-insensitive equality of two byte sequences.
+    func wireKitEqualsIgnoringASCIICase(_ other: some Collection<UInt8>) -> Bool {
+        guard count == other.count else { return false }
+        for (x, y) in zip(self, other) where x != y {
+            let lx = (x >= 0x41 && x <= 0x5A) ? x | 0x20 : x
+            let ly = (y >= 0x41 && y <= 0x5A) ? y | 0x20 : y
+            if lx != ly { return false }
+        }
+        return true
+    }
+}
+
 extension StringProtocol {
     /// ASCII case-insensitive equality, the comparison HTTP uses for names and tokens.
     func wireKitEqualsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
         let a = utf8, b = other.utf8
         guard a.count == b.count else { return false }
+        // Native strings: compare the contiguous bytes directly.
+        let contiguous = a.withContiguousStorageIfAvailable { x in
+            b.withContiguousStorageIfAvailable { y in x.wireKitEqualsIgnoringASCIICase(y) }
+        }
+        if let contiguous, let result = contiguous { return result }
         for (x, y) in zip(a, b) where x != y {
             let lx = (x >= 0x41 && x <= 0x5A) ? x | 0x20 : x
             let ly = (y >= 0x41 && y <= 0x5A) ? y | 0x20 : y
@@ -73,14 +131,18 @@ extension StringProtocol {
 
     /// The string without leading and trailing spaces and tabs (HTTP's optional whitespace).
     func trimmingWireKitWhitespace() -> String {
-        let scalars = unicodeScalars
-        var start = scalars.startIndex, end = scalars.endIndex
-        while start < end, scalars[start] == " " || scalars[start] == "\t" { start = scalars.index(after: start) }
-        while end > start {
-            let before = scalars.index(before: end)
-            guard scalars[before] == " " || scalars[before] == "\t" else { break }
-            end = before
+        let bytes = utf8
+        var start = bytes.startIndex
+        while start < bytes.endIndex, bytes[start] == 0x20 || bytes[start] == 0x09 { start = bytes.index(after: start) }
+        // One forward pass (the view is only a Collection here): end after the last other byte.
+        var end = start
+        var index = start
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            index = bytes.index(after: index)
+            if byte != 0x20 && byte != 0x09 { end = index }
         }
-        return String(String.UnicodeScalarView(scalars[start..<end]))
+        // Spaces and tabs are single-byte scalars, so these are scalar boundaries too.
+        return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 }

@@ -3,6 +3,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Turns data frame payloads into messages: enforces fragment order (1002), the message size
 /// limit (1009, checked when a frame header announces its length) and UTF-8 validity of text
@@ -126,8 +131,14 @@ struct MessageAssembler: Sendable {
     /// several reads: copied, unmasked, into the `Data` that will be delivered.
     private mutating func receiveBinaryPayload(_ slice: UnsafeRawBufferPointer, key: WebSocketMaskingKey?, offset: Int, isFrameEnd: Bool) -> WebSocketEvent? {
         if offset == 0 || binaryPayload == nil {
-            // The length was checked against maxMessageSize when the header arrived.
-            binaryPayload = Data(count: frameLength)
+            // The length was checked against maxMessageSize when the header arrived. Uninitialized
+            // memory handed to the Data (which frees it): every byte is written below, so zeroing
+            // it first would be a wasted pass over the message.
+            if let memory = malloc(max(frameLength, 1)) {
+                binaryPayload = Data(bytesNoCopy: memory, count: frameLength, deallocator: .free)
+            } else {
+                binaryPayload = Data(count: frameLength)
+            }
         }
         if !slice.isEmpty {
             binaryPayload?.withUnsafeMutableBytes { all in

@@ -36,12 +36,13 @@ struct WebSocketMaskingKeySource: Sendable {
             refillsSinceSeed = 0
         }
         refillsSinceSeed += 1
-        let words = 16 * Self.blocksPerRefill
+        // The first refill makes one block (8 keys): many connections only ever send a few frames.
+        let words = 16 * (pool.isEmpty ? 1 : Self.blocksPerRefill)
         if pool.count != words - 8 { pool = [UInt32](repeating: 0, count: words - 8) }
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: words) { output in
             guard let base = output.baseAddress else { return }
             key.withUnsafeBufferPointer { key in
-                for counter in 0..<Self.blocksPerRefill {
+                for counter in 0..<(words / 16) {
                     Self.block(key: key, counter: UInt32(counter), nonce: (0, 0, 0), into: base + 16 * counter)
                 }
             }

@@ -18,7 +18,8 @@ public struct WebSocketURL: Sendable, Hashable, CustomStringConvertible {
     /// Parses `string`; throws `.invalidURL` saying what is wrong.
     public init(_ string: String) throws(WebSocketError) {
         let text = string.trimmingWireKitWhitespace()
-        guard let schemeEnd = text.firstRange(of: "://") else {
+        // Structural characters are ASCII: search the UTF-8 view (its indices are the string's).
+        guard let schemeEnd = Self.firstRange(of: "://", in: text) else {
             throw .invalidURL("\"\(string)\" has no scheme; expected ws:// or wss://")
         }
         let scheme = text[..<schemeEnd.lowerBound]
@@ -30,14 +31,14 @@ public struct WebSocketURL: Sendable, Hashable, CustomStringConvertible {
             throw .invalidURL("scheme \"\(scheme)\" is not ws or wss")
         }
         var rest = text[schemeEnd.upperBound...]
-        if rest.contains("#") { throw .invalidURL("\"\(string)\" has a fragment, which WebSocket URLs must not have") }
-        if rest.contains(where: { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }) {
+        if rest.utf8.contains(UInt8(ascii: "#")) { throw .invalidURL("\"\(string)\" has a fragment, which WebSocket URLs must not have") }
+        if rest.utf8.contains(where: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }) {
             throw .invalidURL("\"\(string)\" contains whitespace")
         }
-        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
+        let authorityEnd = rest.utf8.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }) ?? rest.endIndex
         let authority = rest[..<authorityEnd]
         rest = rest[authorityEnd...]
-        if authority.contains("@") {
+        if authority.utf8.contains(UInt8(ascii: "@")) {
             throw .invalidURL("credentials in the URL are not supported; send an Authorization header instead")
         }
         var hostPart: Substring
@@ -82,6 +83,25 @@ public struct WebSocketURL: Sendable, Hashable, CustomStringConvertible {
         } else {
             resourceName = Self.percentEncodingNonASCII(String(rest))
         }
+    }
+
+    /// The first occurrence of the ASCII `pattern` in `text`.
+    private static func firstRange(of pattern: StaticString, in text: String) -> Range<String.Index>? {
+        let bytes = text.utf8
+        let needle = UnsafeBufferPointer(start: pattern.utf8Start, count: pattern.utf8CodeUnitCount)
+        guard let first = needle.first else { return nil }
+        var start = bytes.startIndex
+        while let candidate = bytes[start...].firstIndex(of: first) {
+            var index = candidate
+            var matched = 0
+            while matched < needle.count, index < bytes.endIndex, bytes[index] == needle[matched] {
+                matched += 1
+                index = bytes.index(after: index)
+            }
+            if matched == needle.count { return candidate..<index }
+            start = bytes.index(after: candidate)
+        }
+        return nil
     }
 
     /// `text` with every byte outside printable ASCII written as `%XX`, so the request line

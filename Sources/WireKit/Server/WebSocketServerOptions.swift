@@ -25,6 +25,12 @@ public struct WebSocketServerOptions: Sendable {
     /// Serial queues the connections' work is spread over (default: one per CPU, at least 2).
     /// Connections never get a thread each.
     public var queueCount: Int
+    /// Serve `wss://`: certificate chain and key for TLS on every accepted connection (the TLS
+    /// handshake is bounded by `handshakeTimeout`). Takes precedence over `acceptedTransport`.
+    public var tls: TLSServerConfiguration?
+    /// Wraps each accepted TCP connection before the WebSocket handshake (a custom stream
+    /// layer); `nil` serves plain TCP.
+    public var acceptedTransport: (@Sendable (TCPTransport) -> any Transport)?
 
     public init(
         subprotocols: [String] = [],
@@ -37,7 +43,9 @@ public struct WebSocketServerOptions: Sendable {
         pingTimeout: Duration = .seconds(10),
         sendHighWaterMark: Int = 1 << 20,
         backlog: Int32 = 1024,
-        queueCount: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)
+        queueCount: Int = max(2, ProcessInfo.processInfo.activeProcessorCount),
+        tls: TLSServerConfiguration? = nil,
+        acceptedTransport: (@Sendable (TCPTransport) -> any Transport)? = nil
     ) {
         self.subprotocols = subprotocols
         self.responseHeaders = responseHeaders
@@ -50,6 +58,8 @@ public struct WebSocketServerOptions: Sendable {
         self.sendHighWaterMark = sendHighWaterMark
         self.backlog = backlog
         self.queueCount = queueCount
+        self.tls = tls
+        self.acceptedTransport = acceptedTransport
     }
 
     /// The state machine's configuration for these options.

@@ -161,6 +161,26 @@ final class TCPTransportTests: XCTestCase {
         }
     }
 
+    func testAPeerThatAcceptsAndClosesAtOnceIsReportedEveryTime() throws {
+        // Regression: with the connect's write source and the read source on one descriptor,
+        // libdispatch sometimes never reported the peer's reset, and the owner waited forever.
+        let listener = try TCPListener(host: "127.0.0.1", port: 0)
+        defer { listener.close() }
+        listener.start { transport in transport.close() }
+        for round in 0..<300 {
+            let client = TCPTransport(host: "127.0.0.1", port: listener.port)
+            let log = TransportEventLog()
+            client.start(queue: queue) { event in
+                log.record(event)
+                if case .connected = event { client.write(Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8)) }
+                if case .inputClosed = event { client.close() }
+            }
+            let outcome = XCTWaiter().wait(for: [log.expectation("closed") { $0.isClosedUnlocked }], timeout: 3)
+            XCTAssertEqual(outcome, .completed, "round \(round): events \(log.events)")
+            if outcome != .completed { break }
+        }
+    }
+
     func testPeerResetIsReportedAsConnectionReset() throws {
         let listener = try TCPListener(host: "127.0.0.1", port: 0)
         defer { listener.close() }
