@@ -40,12 +40,7 @@ enum ResilienceSetup {
     /// A client of `port` that reconnects within 50–100 ms (back-off up to 400 ms).
     static func client(port: Int, ackTimeout: Duration = .seconds(3)) -> PubSubClient {
         PubSubClient(configuration: SessionConfiguration(
-            // Workaround, until wk-io's TCPTransport fix (writability watched on a duplicate
-            // descriptor, branch wk-io e19b1c6) is on main: without it WireKit misses the close
-            // of ~2% of connections the proxy accepts and closes at once, and the attempt hangs
-            // until the connect timeout; 1 s (4007, then a retry) instead of 20 s keeps the
-            // refusal tests within their waits. With the fix the default passes.
-            address: ServerAddress(hostname: "127.0.0.1", port: port), connectTimeout: .seconds(1), ackTimeout: ackTimeout,
+            address: ServerAddress(hostname: "127.0.0.1", port: port), ackTimeout: ackTimeout,
             reconnectPolicy: ReconnectPolicy(initialDelay: .milliseconds(50), randomness: .milliseconds(50),
                                              multiplier: 1.5, maxDelay: .milliseconds(400))))
     }
