@@ -3,17 +3,19 @@ import Foundation
 /// Whether resident memory held steady over a soak, from samples taken at equal intervals
 /// (bytes, with the test's own bookkeeping already subtracted).
 ///
-/// Measured on a 2-core Linux machine, 60 s soak: about 120,000 calls, 120,000 publications,
-/// 1.2 million deliveries and 200 reconnections; the live heap (glibc `malloc_stats`) grows
-/// during the first ~20 s while buffers, tables and allocator arenas reach their working size,
-/// then stays flat; RSS grows ~1.5 MiB after warm-up.
+/// Measured on a 2-core Linux machine, 60 s soak: 100,000–135,000 calls and as many
+/// publications, 1.0–1.3 million deliveries and 200 reconnections; the live heap (glibc
+/// `malloc_stats`) grows during the first ~20 s while buffers, tables and allocator arenas
+/// reach their working size, then stays flat; RSS grows 1.5–5 MiB after warm-up, about 1 MiB
+/// over the second half.
 struct MemoryVerdict {
     /// Largest allowed growth after warm-up (bytes): about 15 bytes per message handled, or
     /// 100 KiB per reconnection, over the 60 s soak.
     static let maximumGrowth = 20 << 20
-    /// Largest allowed growth over the second half (bytes): a steady climb that has not yet
-    /// reached `maximumGrowth` still fails (measured: under 1 MiB).
-    static let maximumSecondHalfGrowth = 4 << 20
+    /// Largest allowed growth over the second half (bytes), so that a steady climb which has
+    /// not yet reached `maximumGrowth` still fails; above the few MiB one new allocator arena
+    /// (a new worker thread) may add at once.
+    static let maximumSecondHalfGrowth = 8 << 20
 
     let samples: [Int]
 

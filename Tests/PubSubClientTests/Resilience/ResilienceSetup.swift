@@ -40,10 +40,7 @@ enum ResilienceSetup {
     /// A client of `port` that reconnects within 50–100 ms (back-off up to 400 ms).
     static func client(port: Int, ackTimeout: Duration = .seconds(3)) -> PubSubClient {
         PubSubClient(configuration: SessionConfiguration(
-            // A short connect timeout: an attempt that hangs (seen: a connection the proxy
-            // accepts and closes at once, whose close WireKit occasionally never reports) is
-            // replaced after 1 s with 4007 instead of 20 s.
-            address: ServerAddress(hostname: "127.0.0.1", port: port), connectTimeout: .seconds(1), ackTimeout: ackTimeout,
+            address: ServerAddress(hostname: "127.0.0.1", port: port), ackTimeout: ackTimeout,
             reconnectPolicy: ReconnectPolicy(initialDelay: .milliseconds(50), randomness: .milliseconds(50),
                                              multiplier: 1.5, maxDelay: .milliseconds(400))))
     }

@@ -42,10 +42,12 @@ final class ResilienceSoakTests: XCTestCase {
         }
         let cutter = Task {
             var cuts = 0
-            while ContinuousClock.now + cutInterval < deadline {
-                try? await Task.sleep(for: cutInterval)
+            var next = ContinuousClock.now + cutInterval
+            while next < deadline {
+                try? await Task.sleep(until: next)
                 proxy.cutAll()
                 cuts += 1
+                next += cutInterval
             }
             return cuts
         }

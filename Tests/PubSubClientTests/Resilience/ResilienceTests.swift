@@ -268,4 +268,26 @@ final class ResilienceTests: XCTestCase {
         publisher.disconnect()
         await broker.stop()
     }
+
+    /// A peer that accepts and closes at once fails each connect promptly, with the default
+    /// 20 s connect timeout: the close is never missed (WireKit once lost it about once in 50).
+    func testEveryConnectionClosedAtOnceFailsTheConnectPromptly() async throws {
+        let proxy = try FaultProxy(targetPort: 1)
+        proxy.setRefusing(true)
+        for round in 0..<100 {
+            let client = PubSubClient(configuration: SessionConfiguration(
+                address: ServerAddress(hostname: "127.0.0.1", port: proxy.port), autoReconnect: false))
+            let started = ContinuousClock.now
+            do {
+                try await client.connect()
+                XCTFail("round \(round): connected through a refusing proxy")
+            } catch {
+                XCTAssertTrue(error is PubSubError, "typed: \(error)")
+            }
+            let took = ContinuousClock.now - started
+            XCTAssertLessThan(took, .seconds(2), "round \(round): the close was noticed at once")
+            if took >= .seconds(2) { break }
+        }
+        XCTAssertEqual(proxy.refusedCount, 100)
+    }
 }
