@@ -134,7 +134,7 @@ final class ClientAPIEndToEndTests: XCTestCase {
             failed.fulfill()
         }, onDisconnect: nil)
         client.connect()
-        await fulfillment(of: [failed], timeout: 10)
+        await fulfillment(of: [failed], timeout: 30)
         guard case .handshakeRejected(403, _, _)? = seen.items.first?.error else { return XCTFail("\(seen.items)") }
         XCTAssertEqual(seen.items.first?.code, 1006)
     }
@@ -168,9 +168,9 @@ final class ClientAPIEndToEndTests: XCTestCase {
             lost.fulfill()
         })
         sc.connect()
-        await fulfillment(of: [connected], timeout: 10)
+        await fulfillment(of: [connected], timeout: 30)
         sc.emitAck(eventName: "echo", data: big) { _, _, _ in }
-        await fulfillment(of: [lost], timeout: 10)
+        await fulfillment(of: [lost], timeout: 30)
         XCTAssertEqual(seen.items.first?.code, 1009)
         guard case .messageTooBig? = seen.items.first?.error else { return XCTFail("\(seen.items)") }
         await broker.stop()
@@ -233,7 +233,7 @@ final class ClientAPIEndToEndTests: XCTestCase {
         let waited = ContinuousClock.now - started
         XCTAssertEqual(info?.wasClean, false, "\(String(describing: info))")
         XCTAssertGreaterThanOrEqual(waited, .milliseconds(250), "close waits for the echo until the close timeout")
-        XCTAssertLessThan(waited, .seconds(5))
+        XCTAssertLessThan(waited, .seconds(20), "bounded by the close timeout (a safety margin for a busy machine)")
         _ = try? await attempt.value
     }
 
@@ -253,14 +253,14 @@ final class ClientAPIEndToEndTests: XCTestCase {
         let connected = expectation(description: "connected")
         client.setBasicListener(onConnect: { _ in connected.fulfill() }, onConnectError: nil, onDisconnect: nil)
         client.connect()
-        await fulfillment(of: [connected], timeout: 10)
+        await fulfillment(of: [connected], timeout: 30)
         let done = expectation(description: "closed")
         let result = Recorder<WebSocketCloseInfo?>()
         client.disconnect(code: 4200, reason: "done") { info in
             result.append(info)
             done.fulfill()
         }
-        await fulfillment(of: [done], timeout: 10)
+        await fulfillment(of: [done], timeout: 30)
         XCTAssertEqual(result.items.first??.wasClean, true)
         XCTAssertEqual(result.items.first??.code.rawValue, 4200)
         try await waitUntil { closes.items == [4200] }
@@ -377,7 +377,7 @@ final class ClientAPIEndToEndTests: XCTestCase {
         let connected = expectation(description: "connected")
         client.setBasicListener(onConnect: { _ in connected.fulfill() }, onConnectError: nil, onDisconnect: nil)
         client.connect()
-        await fulfillment(of: [connected], timeout: 10)
+        await fulfillment(of: [connected], timeout: 30)
         XCTAssertEqual(client.auth.state, .authenticated)
         XCTAssertEqual(client.handshake?.isAuthenticated, true)
         XCTAssertEqual(broker.sockets.first?.authToken?["username"], "alice")
@@ -406,7 +406,7 @@ final class ClientAPIEndToEndTests: XCTestCase {
         // A later change is reported once, as it happens.
         let loggedIn = expectation(description: "login")
         client.emitAck(eventName: "login", data: "bob") { _, _, _ in loggedIn.fulfill() }
-        await fulfillment(of: [loggedIn], timeout: 10)
+        await fulfillment(of: [loggedIn], timeout: 30)
         try await waitUntil { calls.items.count == 3 }
         XCTAssertEqual(calls.items.last, "auth true")
 
@@ -456,7 +456,7 @@ final class ClientAPIEndToEndTests: XCTestCase {
         let connected = expectation(description: "connected")
         client.setBasicListener(onConnect: { _ in connected.fulfill() }, onConnectError: nil, onDisconnect: nil)
         client.connect()
-        await fulfillment(of: [connected], timeout: 10)
+        await fulfillment(of: [connected], timeout: 30)
         client.startBatch()
         client.emit(eventName: "a", data: 1)
         client.emit(eventName: "b", data: 2)
