@@ -18,8 +18,8 @@ struct BenchReport {
         fflush(nil)
     }
 
-    /// The `q` quantile (0...1) of `values` by nearest rank: sorted ascending, position
-    /// ceil(q × N), 1-based. `values` must not be empty.
+    /// The `q` quantile (0...1) of `sorted` (ascending) by nearest rank: position ceil(q × N),
+    /// 1-based. `sorted` must not be empty.
     static func nearestRank(_ sorted: [UInt64], _ q: Double) -> UInt64 {
         let rank = Int((q * Double(sorted.count)).rounded(.up))
         return sorted[min(max(rank, 1), sorted.count) - 1]
