@@ -74,7 +74,7 @@ final class BrokerEndToEndTests: XCTestCase {
         await broker.stop()
     }
 
-    func testWrongPathIsAConnectAbort() async throws {
+    func testWrongPathIsRefusedWithHTTP400() async throws {
         let broker = try await startBroker()
         let client = PubSubClient(configuration: SessionConfiguration(
             address: ServerAddress(hostname: "127.0.0.1", port: broker.port, path: "/socketcluster"), autoReconnect: false))
@@ -82,7 +82,8 @@ final class BrokerEndToEndTests: XCTestCase {
             try await client.connect()
             XCTFail("the path is compared exactly")
         } catch let error as PubSubError {
-            guard case .connectionFailed = error else { return XCTFail("\(error)") }
+            // socketcluster-server refuses the upgrade of any other path with HTTP 400.
+            guard case .webSocket(.handshakeRejected(400, _, _)) = error else { return XCTFail("\(error)") }
         }
         await broker.stop()
     }
