@@ -22,8 +22,7 @@ public struct BrokerOptions: Sendable {
     /// Time the server waits for the answer to its own invokes (`ackTimeout`, 10 s).
     public var ackTimeout: Duration
     /// The HTTP path WebSocket upgrades must use, compared exactly, query ignored
-    /// (`/socketcluster/`). Another path is closed with 1008 right after the upgrade
-    /// (socketcluster-server refuses it with HTTP 400 before upgrading).
+    /// (`/socketcluster/`); any other path is refused with HTTP 400.
     public var path: String
     /// Whether clients may publish (`allowClientPublish`, true). When false, a client `#publish`
     /// invoke fails with `InvalidActionError` "Client publish feature is disabled".

@@ -1,5 +1,6 @@
 @_exported import PubSubProtocol
 import Foundation
+@_exported import WireKit
 
 /// An in-process SocketCluster broker speaking socketcluster-server 19's protocol, for local
 /// development, demos and tests (not for production: use socketcluster-server, and SCC for
@@ -13,11 +14,13 @@ public final class PubSubBroker: Sendable {
     let engine: BrokerEngine
     let listener: BrokerListener?
     let host: String
+    let isSecure: Bool
 
-    init(engine: BrokerEngine, listener: BrokerListener?, host: String = "127.0.0.1") {
+    init(engine: BrokerEngine, listener: BrokerListener?, host: String = "127.0.0.1", isSecure: Bool = false) {
         self.engine = engine
         self.listener = listener
         self.host = host
+        self.isSecure = isSecure
     }
 
     /// The options the broker runs with.
@@ -86,23 +89,27 @@ public final class PubSubBroker: Sendable {
 }
 
 extension PubSubBroker {
-    /// Starts a broker listening on `host`:`port` (0 picks a free port; read `port`).
-    /// - Throws: `PubSubBrokerError.listenFailed` when the address cannot be bound.
+    /// Starts a broker listening on `host`:`port` (0 picks a free port; read `port`). With `tls`
+    /// (certificate chain and key, `import WireKit`), it serves `wss://`.
+    /// - Throws: `PubSubBrokerError.listenFailed` when the address cannot be bound,
+    ///   `.tlsSetupFailed` when the certificate or key cannot be loaded.
     public static func start(
-        host: String = "127.0.0.1", port: Int = 0, options: BrokerOptions = BrokerOptions()
+        host: String = "127.0.0.1", port: Int = 0, options: BrokerOptions = BrokerOptions(),
+        tls: TLSServerConfiguration? = nil
     ) async throws -> PubSubBroker {
         let engine = BrokerEngine(options: options)
-        let listener = try WebSocketBrokerListener.start(host: host, port: port, path: options.path, engine: engine)
-        return PubSubBroker(engine: engine, listener: listener, host: host)
+        let listener = try WebSocketBrokerListener.start(host: host, port: port, path: options.path, tls: tls, engine: engine)
+        return PubSubBroker(engine: engine, listener: listener, host: host, isSecure: tls != nil)
     }
 
     /// The TCP port the broker listens on (0 when it was created without a network side).
     public var port: Int { listener?.port ?? 0 }
 
-    /// The URL clients connect to, e.g. `ws://127.0.0.1:8000/socketcluster/`.
+    /// The URL clients connect to, e.g. `ws://127.0.0.1:8000/socketcluster/` (`wss://` with TLS).
     public var url: URL {
         let bracketed = host.contains(":") ? "[\(host)]" : host
-        return URL(string: "ws://\(bracketed):\(port)\(options.path)") ?? URL(fileURLWithPath: "/")
+        let scheme = isSecure ? "wss" : "ws"
+        return URL(string: "\(scheme)://\(bracketed):\(port)\(options.path)") ?? URL(fileURLWithPath: "/")
     }
 
     /// Stops listening and closes every connection (1001, going away), waiting for the close

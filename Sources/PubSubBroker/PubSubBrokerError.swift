@@ -10,6 +10,8 @@ public enum PubSubBrokerError: Error, Sendable, Equatable, LocalizedError, Custo
     case connectionClosed(event: String)
     /// The listening socket could not be opened.
     case listenFailed(host: String, port: Int, reason: String)
+    /// The TLS certificate chain or key could not be loaded (or TLS is unavailable).
+    case tlsSetupFailed(reason: String)
 
     public var description: String {
         switch self {
@@ -21,6 +23,8 @@ public enum PubSubBrokerError: Error, Sendable, Equatable, LocalizedError, Custo
             return "Event \(event) was aborted due to a bad connection"
         case .listenFailed(let host, let port, let reason):
             return "Could not listen on \(host):\(port): \(reason)"
+        case .tlsSetupFailed(let reason):
+            return "Could not set up TLS: \(reason)"
         }
     }
 

@@ -12,14 +12,29 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
     private var server: WebSocketServer?
     private(set) var port = 0
 
-    /// Binds `host`:`port` and starts feeding `engine`.
-    static func start(host: String, port: Int, path: String, engine: BrokerEngine) throws -> WebSocketBrokerListener {
+    /// Binds `host`:`port` and starts feeding `engine`; with `tls`, every accepted connection is
+    /// wrapped in a server-side TLS transport first (`wss://`).
+    static func start(
+        host: String, port: Int, path: String, tls: TLSServerConfiguration?, engine: BrokerEngine
+    ) throws -> WebSocketBrokerListener {
+        var serverOptions = WebSocketServerOptions()
+        // socketcluster-server (ws) compares the path exactly and refuses others with HTTP 400.
+        serverOptions.acceptRequest = { request in requestPath(request.target) == path ? nil : 400 }
+        if let tls {
+            let identity: TLSServerIdentity
+            do {
+                identity = try TLSServerIdentity(tls)
+            } catch {
+                throw PubSubBrokerError.tlsSetupFailed(reason: error.description)
+            }
+            serverOptions.acceptedTransport = { accepted in TLSTransport(server: accepted, identity: identity) }
+        }
         let listener = WebSocketBrokerListener()
         engine.attach(transport: listener)
         do {
-            let server = try WebSocketServer.start(host: host, port: port) { [weak listener, weak engine] socket in
+            let server = try WebSocketServer.start(host: host, port: port, options: serverOptions) { [weak listener, weak engine] socket in
                 guard let listener, let engine else { return socket.disconnect(code: .goingAway) }
-                listener.accept(socket, path: path, engine: engine)
+                listener.accept(socket, engine: engine)
             }
             listener.server = server
             listener.port = server.port
@@ -29,14 +44,7 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
         return listener
     }
 
-    private func accept(_ socket: WebSocket, path: String, engine: BrokerEngine) {
-        let target = socket.handshakeInfo?.resourceName ?? ""
-        let requestedPath = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        guard requestedPath == path else {
-            // WireKit's server has already answered 101; the closest to socketcluster's HTTP 400.
-            socket.disconnect(code: .policyViolation, reason: "Unknown path \(requestedPath)")
-            return
-        }
+    private func accept(_ socket: WebSocket, engine: BrokerEngine) {
         let connection = engine.connectionOpened()
         lock.withLock { connections[connection] = socket }
         socket.onText = { text in engine.received(text: text, from: connection) }
@@ -64,4 +72,9 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
     func stop() async {
         await server?.stop()
     }
+}
+
+/// The path part of a request target (the query is ignored).
+private func requestPath(_ target: String) -> String {
+    target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
 }

@@ -1,2 +1,4 @@
-// One import gives users the wire model too (JSONValue, RemoteError, JWT).
+// One `import PubSubClient` gives the wire model (`JSONValue`, `RemoteError`, `JWT`) and the
+// WireKit types the client's API speaks in (`WebSocketOptions`, `WebSocketError`, `TLSConfiguration`).
 @_exported import PubSubProtocol
+@_exported import WireKit

@@ -1,7 +1,7 @@
 /// What the command line asks for: `demo`, `demo broker ...` or `demo chat ...`.
 enum Command: Equatable {
-    /// The printed story with an embedded broker and two users.
-    case story
+    /// The printed story with an embedded broker and two users; `trace` adds every frame.
+    case story(trace: Bool)
     /// An embedded broker in the foreground until Ctrl-C.
     case broker(host: String, port: Int)
     /// An interactive chat against a SocketCluster server.
@@ -10,7 +10,8 @@ enum Command: Equatable {
     case help
 
     static let usage = """
-        usage: demo                                   the story: an embedded broker and two chat users
+        usage: demo [--trace]                         the story: an embedded broker and two chat users
+                                                      (--trace also prints every frame sent and received)
                demo broker [--host HOST] [--port N]   a broker in the foreground until Ctrl-C (port 0 = any free port)
                demo chat --url URL --name NAME [--room ROOM] [--timeout SECONDS]
                                                       an interactive chat (room "lobby", connect and answer
@@ -18,20 +19,22 @@ enum Command: Equatable {
         """
 
     /// Parses the arguments after the program name. Options take their value as the next
-    /// argument or after `=` (`--port 8000`, `--port=8000`).
+    /// argument or after `=` (`--port 8000`, `--port=8000`); flags (`--trace`) take none.
     init(arguments: [String]) throws(UsageError) {
-        guard let first = arguments.first else {
-            self = .story
-            return
+        var arguments = arguments
+        if arguments.first.map({ $0.hasPrefix("--") && $0 != "--help" }) ?? true {
+            arguments.insert("story", at: 0)
         }
+        let first = arguments[0]
         var options = try Self.options(Array(arguments.dropFirst()), command: first)
         switch first {
         case "-h", "--help", "help":
             self = .help
             return
         case "story":
+            let trace = options.removeValue(forKey: "trace") != nil
             try Self.rejectUnknown(options, command: first)
-            self = .story
+            self = .story(trace: trace)
         case "broker":
             let host = options.removeValue(forKey: "host") ?? "127.0.0.1"
             let portText = options.removeValue(forKey: "port") ?? "8000"
@@ -57,6 +60,9 @@ enum Command: Equatable {
         }
     }
 
+    /// Options that take no value.
+    private static let flags: Set<String> = ["trace"]
+
     private static func options(_ arguments: [String], command: String) throws(UsageError) -> [String: String] {
         var options: [String: String] = [:]
         var index = 0
@@ -66,7 +72,9 @@ enum Command: Equatable {
                 throw UsageError("unexpected argument \(argument) for \(command)")
             }
             let body = argument.dropFirst(2)
-            if let equals = body.firstIndex(of: "=") {
+            if Self.flags.contains(String(body)) {
+                options[String(body)] = ""
+            } else if let equals = body.firstIndex(of: "=") {
                 options[String(body[..<equals])] = String(body[body.index(after: equals)...])
             } else if index + 1 < arguments.count {
                 options[String(body)] = arguments[index + 1]

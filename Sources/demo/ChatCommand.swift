@@ -38,14 +38,13 @@ struct ChatCommand {
             publications = client.channel(channel)
             try await client.publishAck(channel, say(.join, nil))
         } catch {
-            client.disconnect()
+            await client.close()
             Output.error("demo chat: cannot chat on \(url): \(Self.explain(error))")
             return 1
         }
 
         let console = Console(prompt: "\(name)> ")
-        let here = say(.here, nil)
-        let incoming = Task { await Self.showRoom(publications, console: console, me: me, answer: here,
+        let incoming = Task { await Self.showRoom(publications, console: console, me: me, name: name,
                                                   client: client, channel: channel) }
         let connection = Task { await Self.showConnection(client.events(), console: console) }
         // Ctrl-C (and SIGTERM, SIGHUP) leave the room like /quit, restoring the terminal.
@@ -80,20 +79,20 @@ struct ChatCommand {
         try? await client.publishAck(channel, say(.leave, nil), ackTimeout: .seconds(2))
         incoming.cancel()
         connection.cancel()
-        client.disconnect()
-        // `disconnect()` starts the closing handshake; give it a moment to reach the server.
-        try? await Task.sleep(for: .milliseconds(200))
+        await client.close()
         console.restore()
         return 0
     }
 
-    /// Prints what others publish in the room, and tells newcomers who is already here.
-    private static func showRoom(_ publications: AsyncStream<JSONValue?>, console: Console, me: String, answer: JSONValue,
+    /// Prints what others publish in the room, and tells each newcomer who is already here.
+    private static func showRoom(_ publications: AsyncStream<JSONValue?>, console: Console, me: String, name: String,
                                  client: PubSubClient, channel: String) async {
         for await publication in publications {
-            guard let message = ChatMessage(publication), message.from != me else { continue }
+            guard let message = ChatMessage(publication), message.isShown(to: me) else { continue }
             console.show(message.display)
-            if message.type == .join { try? client.publish(channel, answer) }
+            if message.type == .join {
+                try? client.publish(channel, ChatMessage(type: .here, name: name, from: me, to: message.from).json)
+            }
         }
     }
 
@@ -113,16 +112,14 @@ struct ChatCommand {
         }
     }
 
-    /// One line saying why the chat could not start.
+    /// One line saying why the chat could not start. WebSocket failures (refused, unknown host,
+    /// an HTTP answer instead of the upgrade) arrive as `.webSocket` and describe themselves.
     static func explain(_ error: any Error) -> String {
         guard let error = error as? PubSubError else { return "\(error)" }
         switch error {
         case .connectionFailed(4000, _), .connectionFailed(4003, _):
             // Before the handshake, 4000 (no ping) and 4003 (no handshake answer) mean the same.
             return "no answer to the SocketCluster handshake (is this a SocketCluster server?)"
-        case .connectionFailed(let code, let reason) where code == 1006 && reason == SocketClusterCloseCode(code).standardText:
-            // The client does not say yet why the WebSocket failed (refused, unknown host, HTTP error).
-            return "no WebSocket connection (refused, unknown host, or an HTTP error instead of the upgrade)"
         case .connectionFailed(let code, let reason):
             return reason.isEmpty ? "the connection closed with code \(code)" : reason
         case .handshakeRejected(let remote, let code):

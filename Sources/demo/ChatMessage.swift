@@ -27,6 +27,8 @@ struct ChatMessage: Codable, Sendable, Equatable {
     var text: String?
     /// A random id per chat session, to recognise one's own publications (names can repeat).
     var from: String
+    /// For `here`: the `from` of the newcomer it answers (the others need not see it).
+    var to: String?
 
     /// The channel of `room`.
     static func channel(room: String) -> String { "chat/\(room)" }
@@ -41,6 +43,7 @@ struct ChatMessage: Codable, Sendable, Equatable {
     var json: JSONValue {
         var members: [String: JSONValue] = ["type": .string(type.rawValue), "name": .string(name), "from": .string(from)]
         if let text { members["text"] = .string(text) }
+        if let to { members["to"] = .string(to) }
         return .object(members)
     }
 
@@ -50,11 +53,18 @@ struct ChatMessage: Codable, Sendable, Equatable {
         self = message
     }
 
-    init(type: Kind, name: String, text: String? = nil, from: String) {
+    init(type: Kind, name: String, text: String? = nil, from: String, to: String? = nil) {
         self.type = type
         self.name = name
         self.text = text
         self.from = from
+        self.to = to
+    }
+
+    /// Whether the chat session `me` shows this publication: not its own, and a `here` only
+    /// when it answers `me`'s join.
+    func isShown(to me: String) -> Bool {
+        from != me && (type != .here || to == me)
     }
 
     /// How the chat shows it (`<bob> hi`, `* bob joined`).

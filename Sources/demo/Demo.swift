@@ -15,8 +15,8 @@ enum Demo {
         switch command {
         case .help:
             Output.line(Command.usage)
-        case .story:
-            exit(await Story().run())
+        case .story(let trace):
+            exit(await Story(trace: trace).run())
         case .broker(let host, let port):
             exit(await BrokerCommand(host: host, port: port).run())
         case .chat(let url, let name, let room, let timeout):

@@ -6,6 +6,9 @@ import PubSubClient
 /// what went over the wire. Every step waits for its outcome, so the story either completes in
 /// order or stops with the step that failed.
 struct Story {
+    /// Also print every text frame each user sends and receives.
+    var trace = false
+
     func run() async -> Int32 {
         do {
             try await tell()
@@ -25,8 +28,8 @@ struct Story {
         step("broker", "listening on \(broker.url.absoluteString) with procedures login and whoami")
 
         let room = ChatMessage.channel(room: "lobby")
-        let alice = try StoryUser(name: "alice", url: broker.url)
-        let bob = try StoryUser(name: "bob", url: broker.url)
+        let alice = try StoryUser(name: "alice", url: broker.url, trace: trace)
+        let bob = try StoryUser(name: "bob", url: broker.url, trace: trace)
 
         // Connect: nothing else goes out before the #handshake is answered.
         for user in [alice, bob] {
@@ -112,11 +115,12 @@ struct Story {
 
         // Goodbyes.
         try await bob.client.publishAck(room, bob.says(.leave).json)
-        bob.client.disconnect()
-        step("bob", "→ #publish \(room) leave, close 1000  ⇒ alice sees \"\(try await aliceRoom.next(from: bob, .leave, seenBy: "alice").display)\"")
+        let bobClosed = await bob.client.close().map { "close \($0.code.rawValue)" + ($0.wasClean ? " (clean)" : "") }
+        step("bob", "→ #publish \(room) leave, \(bobClosed ?? "already closed")  ⇒ alice sees "
+             + "\"\(try await aliceRoom.next(from: bob, .leave, seenBy: "alice").display)\"")
         try await alice.client.publishAck(room, alice.says(.leave).json)
-        alice.client.disconnect()
-        step("alice", "→ #publish \(room) leave, close 1000")
+        let aliceClosed = await alice.client.close().map { "close \($0.code.rawValue)" + ($0.wasClean ? " (clean)" : "") }
+        step("alice", "→ #publish \(room) leave, \(aliceClosed ?? "already closed")")
         await broker.stop()
         step("broker", "stopped")
         Output.line("The story is complete.")

@@ -1,11 +1,14 @@
 @testable import demo
 import XCTest
 
-/// The demo's command line and its chat message format, tested in-process (DemoTests depends
-/// on the `demo` executable target, which SwiftPM allows to be imported by tests).
+/// The demo's command line, tested in-process (DemoTests depends on the `demo` executable
+/// target, which SwiftPM lets tests import).
 final class CommandParsingTests: XCTestCase {
     func testNoArgumentsRunsTheStory() throws {
-        XCTAssertEqual(try Command(arguments: []), .story)
+        XCTAssertEqual(try Command(arguments: []), .story(trace: false))
+        XCTAssertEqual(try Command(arguments: ["--trace"]), .story(trace: true))
+        XCTAssertEqual(try Command(arguments: ["story", "--trace"]), .story(trace: true))
+        XCTAssertEqual(try Command(arguments: ["--help"]), .help)
     }
 
     func testBrokerTakesHostAndPortInBothSpellings() throws {
@@ -34,15 +37,5 @@ final class CommandParsingTests: XCTestCase {
         }
         XCTAssertThrowsError(try Command(arguments: ["broker", "8000"]))
         XCTAssertThrowsError(try Command(arguments: ["chat", "--url", "ws://h/", "--name", "ann", "--timeout", "0"]))
-    }
-
-    func testChatMessageRoundTripsThroughJSONAndRejectsOtherPayloads() throws {
-        let message = ChatMessage(type: .message, name: "bob", text: "hi", from: "abcdefgh")
-        XCTAssertEqual(message.json, ["type": "message", "name": "bob", "text": "hi", "from": "abcdefgh"])
-        XCTAssertEqual(ChatMessage(message.json), message)
-        XCTAssertEqual(ChatMessage(["type": "join", "name": "ann", "from": "x"])?.display, "* ann joined")
-        XCTAssertNil(ChatMessage(["type": "dance", "name": "ann", "from": "x"]))
-        XCTAssertNil(ChatMessage("hello"))
-        XCTAssertNil(ChatMessage(nil))
     }
 }

@@ -117,7 +117,8 @@ final class DemoChatTests: XCTestCase {
     }
 
     func testRefusedConnectionIsOneLineAndANonZeroExit() throws {
-        try assertChatFailsWithOneLine(url: "ws://127.0.0.1:\(try Self.closedPort())/socketcluster/")
+        try assertChatFailsWithOneLine(url: "ws://127.0.0.1:\(try closedPort())/socketcluster/",
+                                       saying: "Connection failed: connection refused")
     }
 
     func testWrongPathOnTheBrokerIsOneLineAndANonZeroExit() throws {
@@ -132,7 +133,8 @@ final class DemoChatTests: XCTestCase {
     func testWebServerAnsweringHTTP404IsOneLineAndANonZeroExit() throws {
         let server = try HTTPNotFoundServer()
         defer { server.stop() }
-        try assertChatFailsWithOneLine(url: "ws://127.0.0.1:\(server.port)/socketcluster/")
+        try assertChatFailsWithOneLine(url: "ws://127.0.0.1:\(server.port)/socketcluster/",
+                                       saying: "The server rejected the WebSocket upgrade with HTTP 404")
     }
 
     func testWebSocketServerThatNeverAnswersTheHandshakeIsOneLineAndANonZeroExit() async throws {
@@ -175,22 +177,5 @@ final class DemoChatTests: XCTestCase {
 
     private static func lines(_ text: String) -> [Substring] {
         text.split(separator: "\n", omittingEmptySubsequences: true)
-    }
-
-    /// A TCP port nothing listens on: bound to get a free number, then closed.
-    private static func closedPort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
-        }
-        guard bound else { throw POSIXError(.EADDRINUSE) }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

@@ -30,7 +30,8 @@ final class DemoStoryTests: XCTestCase {
             "isAuthenticated true",
             "alice   → #subscribe chat/lobby again (automatic)  ← subscribed",
             "alice sees \"<bob> Welcome back\"",
-            "alice sees \"* bob left\"",
+            "bob     → #publish chat/lobby leave, close 1000 (clean)  ⇒ alice sees \"* bob left\"",
+            "alice   → #publish chat/lobby leave, close 1000 (clean)",
             "broker  stopped",
             "The story is complete.",
         ]
@@ -54,6 +55,24 @@ final class DemoStoryTests: XCTestCase {
         XCTAssertNotNil(first)
         XCTAssertNotNil(second)
         XCTAssertNotEqual(first, second)
+    }
+
+    func testTraceShowsTheFramesOnTheWire() throws {
+        let demo = try DemoProcess(["--trace"])
+        XCTAssertEqual(demo.waitForExit(timeout: 30), 0, "stderr:\n\(demo.stderr)")
+        let lines = demo.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        // The first handshake carries no token and is call 1.
+        XCTAssertTrue(lines.contains(##"alice sends    {"event":"#handshake","data":{"authToken":null},"cid":1}"##), demo.stdout)
+        // A server invoke is answered with the server's cid as rid.
+        XCTAssertTrue(lines.contains(##"alice receives {"event":"presence","cid":1}"##), demo.stdout)
+        XCTAssertTrue(lines.contains(##"alice sends    {"rid":1,"data":{"status":"online"}}"##), demo.stdout)
+        // A publish without ack is a transmit: no cid.
+        let typing = lines.first { $0.hasPrefix("bob   sends") && $0.contains(##""type":"typing""##) }
+        XCTAssertEqual(typing?.hasSuffix("}}}"), true, typing ?? "no typing frame")
+        // After the reconnect, the handshake sends the stored token, with a cid that was not reset.
+        let second = try XCTUnwrap(lines.first { $0.hasPrefix(##"alice sends    {"event":"#handshake","data":{"authToken":"eyJ"##) })
+        let cid = second.split(separator: ":").last.flatMap { Int($0.dropLast()) }
+        XCTAssertGreaterThan(cid ?? 0, 1, second)
     }
 
     private static func socketID(in line: String, after marker: String) -> String? {

@@ -15,6 +15,10 @@ final class DocSnippetsTests: XCTestCase {
         try assertSnippets(of: "Docs/Migration.md", areIn: "Tests/DemoTests/MigrationTests.swift")
     }
 
+    func testReadmeQuickStartsAreCompiled() throws {
+        try assertSnippets(of: "README.md", areIn: "Tests/DemoTests/ReadmeQuickStartTests.swift")
+    }
+
     func testAppLifecycleSnippetsAreCompiled() throws {
         try assertSnippets(of: "Docs/AppLifecycle.md", areIn: "Tests/DemoTests/AppLifecycleTests.swift")
     }

@@ -19,6 +19,9 @@ final class GettingStartedTests: XCTestCase {
         }
         XCTAssertTrue(lines.contains { $0.hasPrefix("socket ") && $0.hasSuffix("ping timeout 20000 ms, authenticated: false") }, "\(lines)")
         XCTAssertTrue(lines.contains { $0.hasPrefix("connected ") }, "\(lines)")
+        XCTAssertTrue(lines.contains { $0.hasPrefix("no WebSocket: Connection failed: connection refused") }, "\(lines)")
+        XCTAssertTrue(lines.contains { $0.hasPrefix(##"→ {"event":"#handshake","##) }, "\(lines)")
+        XCTAssertTrue(lines.contains { $0.hasPrefix(#"← {"rid":1,"data":{"id":"#) }, "\(lines)")
     }
 
     private func snippets() async throws {
@@ -120,6 +123,25 @@ final class GettingStartedTests: XCTestCase {
             }
         }
 
+        let offline = try PubSubClient(url: "ws://127.0.0.1:\(try closedPort())/socketcluster/")
+        do {
+            let client = offline   // the snippet's `client`, here one with nothing to connect to
+            try await client.connect()
+        } catch PubSubError.webSocket(let error) {     // no WebSocket: refused, unknown host, HTTP 404, TLS...
+            print("no WebSocket:", error)              // "Connection failed: connection refused by 127.0.0.1 port 8000"
+        } catch PubSubError.connectionFailed(let code, let reason) {   // the server closed before the handshake
+            print("closed with", code, reason)         // e.g. 4003: no answer to #handshake
+        } catch PubSubError.handshakeRejected(let remote, let code) {  // the server refused the handshake
+            print(remote.name, remote.message, code)
+        }
+        offline.disconnect()
+
+        var traced = SessionConfiguration(address: try ServerAddress(url: url))
+        traced.frameObserver = { direction, text in print(direction == .sent ? "→" : "←", text) }
+        let tracedClient = PubSubClient(configuration: traced)
+        try await tracedClient.connect()
+        _ = await tracedClient.close()
+
         // Docs: The closure API
         let connected = expectation(description: "onConnect")
         let answered = expectation(description: "emitAck answered")
@@ -147,7 +169,7 @@ final class GettingStartedTests: XCTestCase {
         sc.disconnect()
 
         // Docs: Finishing
-        client.disconnect()          // close 1000; no reconnect afterwards
+        await client.close()         // close 1000, waits for the closing handshake; no reconnect afterwards
         await broker.stop()          // if you started one
     }
 

@@ -31,7 +31,7 @@ final class MigrationTests: XCTestCase {
         await broker.stop()
     }
 
-    func testSavedTokenInTheStoreIsSentWithTheHandshake() async throws {
+    func testSavedTokenIsSentWithTheHandshake() async throws {
         let broker = try await PubSubBroker.start(port: 0)
         broker.procedure("whoami") { request in request.socket.authToken?["username"] }
         // A token signed with the broker's key, as a server would have issued it earlier.
@@ -41,9 +41,9 @@ final class MigrationTests: XCTestCase {
         let url = broker.url.absoluteString
 
         // Docs: Tokens
-        let store = InMemoryTokenStore(tokens: [try ServerAddress(url: url).defaultTokenName: savedToken])
-        // Docs: let client = try ScClient(url: url, tokenStore: store)   // the handshake sends savedToken
-        let client = try ScClient(url: url, tokenStore: store, callbackQueue: DispatchQueue(label: "MigrationTests"))
+        // Docs: let client = try ScClient(url: url, authToken: savedToken)   // the first handshake sends savedToken
+        let client = try ScClient(url: url, authToken: savedToken, callbackQueue: DispatchQueue(label: "MigrationTests"))
+        client.setAuthToken(token: savedToken)                       // or later: sent with the next handshake
 
         let answered = expectation(description: "whoami answered")
         let who = LockedValue<String?>(nil)
@@ -58,6 +58,22 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(who.get(), "ann")
         XCTAssertEqual(client.getAuthToken(), savedToken)
         client.disconnect()
+        await broker.stop()
+    }
+
+    func testOnAuthenticationIsCalledAfterEveryHandshakeAsBefore() async throws {
+        let broker = try await PubSubBroker.start(port: 0)
+        let client = try ScClient(url: broker.url.absoluteString, callbackQueue: DispatchQueue(label: "MigrationTests"))
+        let reported = expectation(description: "onAuthentication after the handshake")
+        let flag = LockedValue<Bool??>(nil)
+        client.setAuthenticationListener(onSetAuthentication: nil, onAuthentication: { _, isAuthenticated in
+            flag.set(isAuthenticated)
+            reported.fulfill()
+        })
+        client.connect()
+        await fulfillment(of: [reported], timeout: 5)
+        XCTAssertEqual(flag.get(), .some(false))
+        _ = await client.close()
         await broker.stop()
     }
 

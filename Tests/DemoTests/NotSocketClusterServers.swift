@@ -50,6 +50,24 @@ final class HTTPNotFoundServer: Sendable {
     }
 }
 
+/// A TCP port nothing listens on: bound to get a free number, then closed.
+func closedPort() throws -> Int {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+        }
+    }
+    guard bound else { throw POSIXError(.EADDRINUSE) }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
 /// A WebSocket server that accepts the upgrade and then never answers anything: a WebSocket
 /// peer that does not speak SocketCluster.
 func startSilentWebSocketServer() throws -> WebSocketServer {

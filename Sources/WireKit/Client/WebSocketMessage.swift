@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A complete message received on a WebSocket.
 public enum WebSocketMessage: Sendable, Hashable {

@@ -8,16 +8,17 @@ public struct WebSocketTransportFactory: Sendable {
         self.makeTransport = makeTransport
     }
 
-    /// Plain TCP for `ws://`. `wss://` throws `.tls` because this factory has no TLS.
+    /// Plain TCP only: `wss://` throws `.transport(.unsupported(...))`.
     public static let plainTCP = WebSocketTransportFactory { url, connectTimeout throws(WebSocketError) in
         guard !url.isSecure else {
-            throw .tls("wss:// needs a TLS transport and none is configured (WebSocketOptions.transportFactory)")
+            throw .transport(.unsupported("wss:// needs a TLS transport and this factory has none (use WebSocketTransportFactory.tls())"))
         }
         return TCPTransport(host: url.host, port: url.port, connectTimeout: connectTimeout.wireKitSeconds)
     }
 
-    /// What `WebSocketOptions` uses unless told otherwise.
-    public static var `default`: WebSocketTransportFactory { plainTCP }
+    /// What `WebSocketOptions` uses unless told otherwise: TCP for `ws://`, TLS verified
+    /// against the system's trust store for `wss://`.
+    public static var `default`: WebSocketTransportFactory { .tls() }
 }
 
 extension Duration {

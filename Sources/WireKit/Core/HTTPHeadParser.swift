@@ -33,6 +33,12 @@ public struct HTTPHeadParser: Sendable {
             let value = input[i]
             i += 1
             let count = gathered + i
+            // A head is text: no control byte but CR, LF and HTAB (RFC 9112 §2.2, §5.5). Failing at
+            // the first one answers a peer that speaks another protocol (a TLS ClientHello starts
+            // with 0x16) at once instead of waiting for an empty line that never comes.
+            if value < 0x20 ? (value != 0x0A && value != 0x0D && value != 0x09) : value == 0x7F {
+                throw ParseError("the peer did not send an HTTP head (control byte 0x\(String(value, radix: 16)) at offset \(count - 1))")
+            }
             if value == 0x0A {
                 let last = count - 1
                 if (last >= 1 && byte(at: last - 1) == 0x0A) || (last >= 2 && byte(at: last - 1) == 0x0D && byte(at: last - 2) == 0x0A) {

@@ -10,12 +10,14 @@ public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible, 
     case invalidURL(String)
     /// The handshake request cannot be sent as configured (bad header or subprotocol); says which.
     case invalidRequest(String)
-    /// Name resolution or the TCP connection failed (refused, unreachable, unknown host).
-    case connectionFailed(String)
+    /// Name resolution, connecting or the byte stream failed (unknown host, refused,
+    /// unreachable, connect timeout, reset); the transport's typed error says which.
+    case transport(TransportError)
     /// Something took too long; the string names what (connect, handshake, close, keepalive).
     case timedOut(String)
-    /// The TLS layer failed; the string carries its reason.
-    case tls(String)
+    /// The TLS layer failed (untrusted or expired certificate, wrong host, pin mismatch,
+    /// handshake, no TLS library); the typed error says which.
+    case tls(TLSError)
     /// The server answered the upgrade request with a status other than 101 (and not a redirect).
     case handshakeRejected(status: Int, headers: HTTPHeaders, body: [UInt8])
     /// The server answered with a 3xx redirect. WireKit reports it and does not follow it.
@@ -52,9 +54,9 @@ public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible, 
         switch self {
         case .invalidURL(let why): "Invalid WebSocket URL: \(why)"
         case .invalidRequest(let why): "Invalid WebSocket request: \(why)"
-        case .connectionFailed(let why): "Connection failed: \(why)"
+        case .transport(let error): "Connection failed: \(error)"
         case .timedOut(let what): "Timed out: \(what)"
-        case .tls(let why): "TLS failed: \(why)"
+        case .tls(let error): "TLS failed: \(error)"
         case .handshakeRejected(let status, _, let body):
             "The server rejected the WebSocket upgrade with HTTP \(status)"
                 + (body.isEmpty ? "" : ": \(String(decoding: body.prefix(200), as: UTF8.self))")

@@ -1,5 +1,9 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A WebSocket server: listens on a host and port, answers each upgrade request (101, or
 /// 400/426 for a bad one) and hands every upgraded connection to you as a `WebSocket`.
@@ -26,7 +30,7 @@ public final class WebSocketServer: @unchecked Sendable {
     private let onConnection: (@Sendable (WebSocket) -> Void)?
     private let connectionSink: AsyncStream<WebSocket>.Continuation
 
-    private let lock = NSLock()
+    private let lock = WireKitLock()
     // lock
     private var live: [ObjectIdentifier: WebSocket] = [:]
     private var acceptedCount = 0
@@ -37,14 +41,26 @@ public final class WebSocketServer: @unchecked Sendable {
     /// - Parameter onConnection: called with each upgraded connection on that connection's
     ///   queue, before any of its messages is delivered: set its callbacks there (and keep it
     ///   short). Without it, connections arrive through `connections`.
-    /// - Throws: `.connectionFailed` when the address cannot be listened on (in use, unknown host).
+    /// - Throws: `.transport` when the address cannot be listened on (in use, unknown host),
+    ///   `.tls` when `options.tls` holds an unusable certificate or key.
     public static func start(host: String = "127.0.0.1", port: Int = 0, options: WebSocketServerOptions = WebSocketServerOptions(),
                              onConnection: (@Sendable (WebSocket) -> Void)? = nil) throws(WebSocketError) -> WebSocketServer {
+        var options = options
+        if let tls = options.tls {
+            let identity: TLSServerIdentity
+            do {
+                identity = try TLSServerIdentity(tls)
+            } catch {
+                throw .tls(error)
+            }
+            let handshakeTimeout = options.handshakeTimeout.wireKitSeconds
+            options.acceptedTransport = { tcp in TLSTransport(server: tcp, identity: identity, handshakeTimeout: handshakeTimeout) }
+        }
         let listener: TCPListener
         do {
             listener = try TCPListener(host: host, port: port, backlog: options.backlog)
         } catch {
-            throw .connectionFailed(error.description)
+            throw .transport(error)
         }
         let server = WebSocketServer(listener: listener, options: options, onConnection: onConnection)
         listener.start { [weak server] transport in
@@ -105,16 +121,20 @@ public final class WebSocketServer: @unchecked Sendable {
         }
         guard let index else { return transport.close() }
         let queue = DispatchQueue(label: "WireKit.WebSocketServer.connection", target: pool[index % pool.count])
-        let connection = WebSocket(accepted: transport, configuration: configuration, queue: queue,
-                                   highWaterMark: options.sendHighWaterMark, pingTimeout: options.pingTimeout)
+        let stream: any Transport = options.acceptedTransport?(transport) ?? transport
+        let connection = WebSocketConnection(accepted: stream, configuration: configuration, queue: queue,
+                                             highWaterMark: options.sendHighWaterMark, pingTimeout: options.pingTimeout,
+                                             acceptRequest: options.acceptRequest)
+        let socket = WebSocket(accepted: connection)
         let onConnection = self.onConnection
         let sink = connectionSink
-        connection.onServerOpen = { connection in
-            if let onConnection { onConnection(connection) } else { sink.yield(connection) }
+        // Both closures hold the socket strongly; the connection drops them at open / at the end.
+        connection.onServerOpen = {
+            if let onConnection { onConnection(socket) } else { sink.yield(socket) }
         }
-        connection.onTerminated = { [weak self] connection in self?.remove(connection) }
-        lock.withLock { live[ObjectIdentifier(connection)] = connection }
-        connection.startAccepted()
+        connection.onTerminated = { [weak self] in self?.remove(socket) }
+        lock.withLock { live[ObjectIdentifier(socket)] = socket }
+        connection.start()
     }
 
     private func remove(_ connection: WebSocket) {

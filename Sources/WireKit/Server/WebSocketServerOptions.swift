@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Settings of a `WebSocketServer` and of every connection it accepts.
 public struct WebSocketServerOptions: Sendable {
@@ -25,6 +29,16 @@ public struct WebSocketServerOptions: Sendable {
     /// Serial queues the connections' work is spread over (default: one per CPU, at least 2).
     /// Connections never get a thread each.
     public var queueCount: Int
+    /// Decides on each upgrade request before it is answered (e.g. by path): `nil` upgrades it,
+    /// an HTTP status (400, 403, 404, ...) refuses it with that status and a short body. The
+    /// refused connection never reaches the server's handler.
+    public var acceptRequest: (@Sendable (HTTPRequestHead) -> Int?)?
+    /// Serve `wss://`: certificate chain and key for TLS on every accepted connection (the TLS
+    /// handshake is bounded by `handshakeTimeout`). Takes precedence over `acceptedTransport`.
+    public var tls: TLSServerConfiguration?
+    /// Wraps each accepted TCP connection before the WebSocket handshake (a custom stream
+    /// layer); `nil` serves plain TCP.
+    public var acceptedTransport: (@Sendable (TCPTransport) -> any Transport)?
 
     public init(
         subprotocols: [String] = [],
@@ -37,7 +51,10 @@ public struct WebSocketServerOptions: Sendable {
         pingTimeout: Duration = .seconds(10),
         sendHighWaterMark: Int = 1 << 20,
         backlog: Int32 = 1024,
-        queueCount: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)
+        queueCount: Int = max(2, ProcessInfo.processInfo.activeProcessorCount),
+        acceptRequest: (@Sendable (HTTPRequestHead) -> Int?)? = nil,
+        tls: TLSServerConfiguration? = nil,
+        acceptedTransport: (@Sendable (TCPTransport) -> any Transport)? = nil
     ) {
         self.subprotocols = subprotocols
         self.responseHeaders = responseHeaders
@@ -50,6 +67,9 @@ public struct WebSocketServerOptions: Sendable {
         self.sendHighWaterMark = sendHighWaterMark
         self.backlog = backlog
         self.queueCount = queueCount
+        self.acceptRequest = acceptRequest
+        self.tls = tls
+        self.acceptedTransport = acceptedTransport
     }
 
     /// The state machine's configuration for these options.

@@ -43,6 +43,8 @@ public enum TLSTrustRoots: Sendable, Hashable {
 
 /// A TLS protocol version. Versions before 1.2 are deliberately not offered.
 public enum TLSVersion: Sendable, Hashable, Comparable {
+    /// TLS 1.2 (RFC 5246), the default minimum.
     case v1_2
+    /// TLS 1.3 (RFC 8446).
     case v1_3
 }

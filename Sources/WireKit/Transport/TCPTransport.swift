@@ -11,16 +11,17 @@ import Dispatch
 /// Client side: `init(host:port:connectTimeout:)` resolves the name on a background queue
 /// (the caller never blocks), then tries each IPv4/IPv6 address in turn with a non-blocking
 /// connect, all within `connectTimeout`. Server side: `TCPListener` hands out accepted ones.
-/// Reads go into one reused 64 KiB buffer; writes use one gathered `sendmsg` for all queued
-/// buffers, keep what the kernel did not take, and never raise SIGPIPE.
+/// Reads go into a reused 64 KiB buffer (one per thread, see `ThreadIOBuffers`); writes use one
+/// gathered `sendmsg` for all queued buffers, keep what the kernel did not take, and never raise
+/// SIGPIPE.
 ///
 /// `@unchecked Sendable`: all mutable state is confined to the queue passed to `start`
 /// (see `Transport`); the stored configuration is immutable.
 public final class TCPTransport: Transport, @unchecked Sendable {
     /// Size of the reused read buffer (bytes).
-    public static let readBufferSize = 64 * 1024
+    public static let readBufferSize = ThreadIOBuffers.readBufferSize
     /// Most buffers passed to one `sendmsg` call.
-    private static let maxIOVecs = 64
+    private static let maxIOVecs = ThreadIOBuffers.maxIOVecs
 
     private enum State {
         case idle, resolving, connecting, open, closing, closed
@@ -40,19 +41,24 @@ public final class TCPTransport: Transport, @unchecked Sendable {
     private var nextAddressIndex = 0
     private var connectErrors: [Int32] = []
     private var readSource: DispatchSourceRead?
+    /// Exists only while waiting for the socket to become writable (connecting, or the kernel
+    /// buffer was full). Never kept suspended: on Linux, a suspended write source can keep
+    /// libdispatch from reporting the read side of the same descriptor (a lost EOF).
     private var writeSource: DispatchSourceWrite?
-    private var writeSourceSuspended = true
     private var timer: DispatchSourceTimer?
     private var attemptTimer: DispatchSourceTimer?
     private var attemptNumber = 0
     private var closer: DescriptorCloser?
+    /// A duplicate of `fd` that only the write sources watch. With both kinds of source on one
+    /// descriptor, libdispatch on Linux can miss the read side's EOF or reset (seen when a peer
+    /// accepts and closes at once); separate descriptors get separate epoll registrations.
+    private var writeFD: Int32 = -1
+    private var writeCloser: DescriptorCloser?
     private var pending: [[UInt8]] = []
     private var pendingHead = 0
     private var pendingOffset = 0
     private var outputShutdownRequested = false
     private var outputShutDown = false
-    private let readBuffer: UnsafeMutableRawBufferPointer
-    private let iovecs: UnsafeMutablePointer<iovec>
 
     /// Bytes queued by `write` and not yet handed to the kernel.
     public private(set) var bufferedAmount = 0
@@ -73,8 +79,6 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         self.connectTimeout = connectTimeout
         self.lingerTimeout = lingerTimeout
         self.addressAttemptTimeout = addressAttemptTimeout
-        readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
-        iovecs = .allocate(capacity: Self.maxIOVecs)
     }
 
     /// A client connection trying `addresses` in order, without name resolution.
@@ -85,8 +89,6 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         self.lingerTimeout = 5
         self.addressAttemptTimeout = addressAttemptTimeout
         self.addresses = addresses
-        readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
-        iovecs = .allocate(capacity: Self.maxIOVecs)
     }
 
     /// An accepted, already connected socket (owned from now on).
@@ -98,16 +100,13 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         self.addressAttemptTimeout = 0
         self.fd = fd
         self.remoteAddressDescription = peer?.description
-        readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
-        iovecs = .allocate(capacity: Self.maxIOVecs)
     }
 
     deinit {
         // Sources retain the transport until cancelled, so a live socket cannot get here;
         // an accepted socket that was never started is closed here.
-        if fd >= 0, readSource == nil, writeSource == nil { _ = Glibc_close(fd) }
-        readBuffer.deallocate()
-        iovecs.deallocate()
+        if fd >= 0, closer == nil { _ = Glibc_close(fd) }
+        if writeFD >= 0, writeCloser == nil { _ = Glibc_close(writeFD) }
     }
 
     // MARK: Transport
@@ -123,7 +122,7 @@ public final class TCPTransport: Transport, @unchecked Sendable {
             if fd >= 0 {
                 POSIXSocket.prepareAccepted(fd)
                 state = .open
-                makeWriteSource(queue: queue)
+                guard attachWriteDescriptor() else { return finish(error: .system(operation: "dup", errno: errno)) }
                 becomeOpen()
             } else {
                 beginResolving(queue: queue)
@@ -135,7 +134,7 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         guard !bytes.isEmpty, acceptsWrites else { return }
         pending.append(bytes)
         bufferedAmount += bytes.count
-        if state == .open, writeSourceSuspended { flush() }
+        if state == .open, writeSource == nil { flush() }
     }
 
     public func write(contentsOf chunks: [[UInt8]]) {
@@ -144,7 +143,7 @@ public final class TCPTransport: Transport, @unchecked Sendable {
             pending.append(chunk)
             bufferedAmount += chunk.count
         }
-        if state == .open, writeSourceSuspended, bufferedAmount > 0 { flush() }
+        if state == .open, writeSource == nil, bufferedAmount > 0 { flush() }
     }
 
     public func shutdownOutput() {
@@ -231,10 +230,14 @@ public final class TCPTransport: Transport, @unchecked Sendable {
                 continue
             }
             fd = newFD
+            guard attachWriteDescriptor() else {
+                connectErrors.append(errno)
+                _ = Glibc_close(newFD)
+                fd = -1
+                continue
+            }
             remoteAddressDescription = address.description
-            makeWriteSource(queue: queue)
-            writeSource?.resume()
-            writeSourceSuspended = false
+            startWaitingForWritable(queue: queue)
             if nextAddressIndex < addresses.count { armAttemptTimer(queue: queue) }
             return
         }
@@ -271,7 +274,6 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         let code = POSIXSocket.pendingError(fd)
         if code != EINPROGRESS && code != EALREADY { cancelAttemptTimer() }
         if code == 0 {
-            suspendWriteSource()
             becomeOpen()
             return
         }
@@ -298,12 +300,18 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         state = .open
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         source.setEventHandler { [self] in readAvailable() }
-        track(source)
+        let closer = self.closer ?? DescriptorCloser(fd: fd)
+        self.closer = closer
+        track(source, with: closer)
         readSource = source
         source.resume()
+        stopWaitingForWritable()   // the connect's write source
         handler?(.connected)
-        if state == .open, writeSourceSuspended, bufferedAmount > 0 { flush() }
+        if state == .open, writeSource == nil, bufferedAmount > 0 { flush() }
         if state == .open, outputShutdownRequested, bufferedAmount == 0 { shutDownOutputNow() }
+        // Bytes or an EOF that arrived before the read source was armed may never be reported
+        // by it (libdispatch on Linux), so look once now.
+        if state == .open { readAvailable() }
     }
 
     // MARK: Reading
@@ -314,6 +322,7 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         // other work and continue in a fresh block rather than relying on another event.
         for _ in 0..<16 {
             guard state == .open || state == .closing, fd >= 0 else { return }
+            let readBuffer = ThreadIOBuffers.readBuffer
             let n = Glibc_read(fd, readBuffer.baseAddress, readBuffer.count)
             if n > 0 {
                 if state == .open {
@@ -340,20 +349,28 @@ public final class TCPTransport: Transport, @unchecked Sendable {
 
     // MARK: Writing
 
-    private func makeWriteSource(queue: DispatchQueue) {
-        let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
+    private func startWaitingForWritable(queue: DispatchQueue) {
+        guard writeSource == nil else { return }
+        let source = DispatchSource.makeWriteSource(fileDescriptor: writeFD, queue: queue)
         source.setEventHandler { [self] in
             if state == .connecting { connectCompleted() } else { flush() }
         }
-        track(source)
+        let closer = writeCloser ?? DescriptorCloser(fd: writeFD)
+        writeCloser = closer
+        track(source, with: closer)
         writeSource = source
-        writeSourceSuspended = true
+        source.resume()
+    }
+
+    private func stopWaitingForWritable() {
+        writeSource?.cancel()
+        writeSource = nil
     }
 
     /// Hands as many queued bytes to the kernel as it takes; waits for the write source if it
     /// takes fewer.
     private func flush() {
-        let waited = !writeSourceSuspended
+        let waited = writeSource != nil
         while bufferedAmount > 0 {
             guard state == .open || state == .closing else { return }
             let n = sendPending()
@@ -364,16 +381,13 @@ public final class TCPTransport: Transport, @unchecked Sendable {
             let code = Int32(-n)
             if code == EINTR { continue }
             if code == EAGAIN || code == EWOULDBLOCK {
-                if writeSourceSuspended {
-                    writeSource?.resume()
-                    writeSourceSuspended = false
-                }
+                if let queue { startWaitingForWritable(queue: queue) }
                 return
             }
             finish(error: code == EPIPE || code == ECONNRESET || code == ETIMEDOUT ? .connectionReset : .system(operation: "write", errno: code))
             return
         }
-        suspendWriteSource()
+        stopWaitingForWritable()
         if state == .closing {
             finish(error: nil)
             return
@@ -385,6 +399,7 @@ public final class TCPTransport: Transport, @unchecked Sendable {
     /// One gathered `sendmsg` of up to `maxIOVecs` queued buffers: bytes sent, or `-errno`.
     private func sendPending() -> Int {
         let count = min(pending.count - pendingHead, Self.maxIOVecs)
+        let iovecs = ThreadIOBuffers.iovecs
         func fill(_ i: Int) -> Int {
             if i == count {
                 var message = msghdr()
@@ -427,13 +442,6 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         }
     }
 
-    private func suspendWriteSource() {
-        if !writeSourceSuspended, let writeSource {
-            writeSource.suspend()
-            writeSourceSuspended = true
-        }
-    }
-
     private func shutDownOutputNow() {
         guard !outputShutDown, fd >= 0 else { return }
         outputShutDown = true
@@ -459,29 +467,31 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         queue.async { handler(.closed(error)) }
     }
 
-    /// Cancels the fd's sources; the last cancel handler closes the descriptor.
+    /// Cancels the sources and closes both descriptors, each once its last source is cancelled.
     private func cancelSources() {
         guard fd >= 0 else { return }
-        if let closer, closer.liveSources > 0 {
-            readSource?.cancel()
-            writeSource?.cancel()
-            if writeSourceSuspended { writeSource?.resume() }
-        } else {
-            _ = Glibc_close(fd)
-        }
+        readSource?.cancel()
+        writeSource?.cancel()
         readSource = nil
         writeSource = nil
-        writeSourceSuspended = true
+        if let closer { closer.requestClose() } else { _ = Glibc_close(fd) }
+        if let writeCloser { writeCloser.requestClose() } else if writeFD >= 0 { _ = Glibc_close(writeFD) }
         closer = nil
+        writeCloser = nil
         fd = -1
+        writeFD = -1
     }
 
-    /// Attaches a cancel handler to a source of the current fd: the descriptor is closed when
-    /// the last of its sources is cancelled (closing earlier could let the kernel reuse the
-    /// number while Dispatch still watches it).
-    private func track(_ source: DispatchSourceProtocol) {
-        let closer = self.closer ?? DescriptorCloser(fd: fd)
-        self.closer = closer
+    /// Duplicates `fd` for the write sources (close-on-exec). False if out of descriptors.
+    private func attachWriteDescriptor() -> Bool {
+        writeFD = fcntl(fd, F_DUPFD_CLOEXEC, 0)
+        return writeFD >= 0
+    }
+
+    /// Counts `source` against `closer`, so a descriptor is closed only after every source
+    /// watching it is gone (closing earlier could let the kernel reuse the number while
+    /// Dispatch still watches it).
+    private func track(_ source: DispatchSourceProtocol, with closer: DescriptorCloser) {
         closer.liveSources += 1
         source.setCancelHandler { closer.sourceCancelled() }
     }
@@ -502,18 +512,31 @@ public final class TCPTransport: Transport, @unchecked Sendable {
     }
 }
 
-/// Closes a descriptor once every Dispatch source watching it has been cancelled.
-/// `@unchecked Sendable`: only touched on the owning transport's queue (cancel handlers run
-/// on the sources' queue, which is that queue).
+/// Closes a descriptor once it was asked to and every Dispatch source watching it has been
+/// cancelled. `@unchecked Sendable`: only touched on the owning transport's queue (cancel
+/// handlers run on the sources' queue, which is that queue).
 private final class DescriptorCloser: @unchecked Sendable {
     let fd: Int32
     var liveSources = 0
+    private var closeRequested = false
+    private var closed = false
 
     init(fd: Int32) { self.fd = fd }
 
     func sourceCancelled() {
         liveSources -= 1
-        if liveSources == 0 { _ = Glibc_close(fd) }
+        closeIfDone()
+    }
+
+    func requestClose() {
+        closeRequested = true
+        closeIfDone()
+    }
+
+    private func closeIfDone() {
+        guard closeRequested, liveSources == 0, !closed else { return }
+        closed = true
+        _ = Glibc_close(fd)
     }
 }
 

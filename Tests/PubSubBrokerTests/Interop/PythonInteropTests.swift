@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import PubSubBroker
+import WireKit
 
 /// A client nobody here wrote — Python `websockets` 17.4 speaking the raw SocketCluster protocol —
 /// against the broker. Needs `WIREKIT_TEST_PYTHON` (a python with websockets installed); skipped
@@ -21,6 +22,31 @@ final class PythonInteropTests: XCTestCase {
         broker.procedure("echo") { request in request.data }
         let output = try await run(python, script: RawProtocolClientScript.source, arguments: [broker.url.absoluteString])
         await broker.stop()
+        try assertExpectedAnswers(output)
+    }
+
+    func testPythonWebsocketsClientOverWSS() async throws {
+        let python = try python()
+        let certificates = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("WireKitTests/TLSCertificates")
+        let tls = TLSServerConfiguration(
+            certificateChainPEM: try String(contentsOf: certificates.appendingPathComponent("server.pem"), encoding: .utf8),
+            privateKeyPEM: try String(contentsOf: certificates.appendingPathComponent("server-key.pem"), encoding: .utf8))
+        let broker: PubSubBroker
+        do {
+            broker = try await PubSubBroker.start(port: 0, options: BrokerOptions(authKey: "k"), tls: tls)
+        } catch PubSubBrokerError.tlsSetupFailed(let reason) where reason.contains("unavailable") {
+            throw XCTSkip("no TLS library on this system: \(reason)")
+        }
+        broker.procedure("echo") { request in request.data }
+        let output = try await run(
+            python, script: RawProtocolClientScript.source,
+            arguments: [broker.url.absoluteString, certificates.appendingPathComponent("ca.pem").path])
+        await broker.stop()
+        try assertExpectedAnswers(output)
+    }
+
+    private func assertExpectedAnswers(_ output: String) throws {
         let result = try JSONValue(parsing: output)
 
         XCTAssertEqual(result["handshake"]?["rid"], 1)
@@ -31,8 +57,7 @@ final class PythonInteropTests: XCTestCase {
         XCTAssertEqual(result["subscribe"], ["rid": 3])
         XCTAssertEqual(result["publish"], [["event": "#publish", "data": ["channel": "py", "data": "hi"]], ["rid": 4]])
         XCTAssertEqual(result["afterUnknown"], ["rid": 6, "data": "sync"], "the unknown procedure (cid 5) is never answered")
-        let refusal = result["wrongPath"]?.intValue
-        XCTAssertTrue(refusal == 400 || refusal == 1008, "wrong path: \(String(describing: result["wrongPath"]))")
+        XCTAssertEqual(result["wrongPath"], 400, "another path is refused with HTTP 400")
     }
 
     private func run(_ python: String, script: String, arguments: [String]) async throws -> String {

@@ -5,9 +5,10 @@ enum RawProtocolClientScript {
 """A SocketCluster client nobody in this project wrote: Python `websockets` speaking the raw
 protocol to a PubSubBroker. Prints one JSON object with what the broker answered.
 
-usage: raw_protocol_client.py ws://127.0.0.1:PORT/socketcluster/
+usage: raw_protocol_client.py ws://127.0.0.1:PORT/socketcluster/ [CA.pem for wss://]
 """
 import json
+import ssl
 import sys
 
 from websockets.exceptions import ConnectionClosed, InvalidStatus
@@ -18,9 +19,10 @@ def receive_json(ws):
     return json.loads(ws.recv(timeout=5))
 
 
-def main(url):
+def main(url, cafile=None):
+    context = ssl.create_default_context(cafile=cafile) if cafile else None
     result = {}
-    with connect(url, open_timeout=5) as ws:
+    with connect(url, open_timeout=5, ssl=context) as ws:
         ws.send(json.dumps({"event": "#handshake", "data": {"authToken": None}, "cid": 1}))
         result["handshake"] = receive_json(ws)
         ws.send(json.dumps({"event": "echo", "data": {"hello": "python", "n": [1, 2.5, None]}, "cid": 2}))
@@ -33,7 +35,7 @@ def main(url):
         ws.send(json.dumps({"event": "echo", "data": "sync", "cid": 6}))
         result["afterUnknown"] = receive_json(ws)
     try:
-        with connect(url.rstrip("/"), open_timeout=5) as ws:
+        with connect(url.rstrip("/"), open_timeout=5, ssl=context) as ws:
             try:
                 ws.recv(timeout=5)
                 result["wrongPath"] = "message"
@@ -45,6 +47,6 @@ def main(url):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else None)
 """#
 }

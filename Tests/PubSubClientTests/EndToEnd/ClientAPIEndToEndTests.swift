@@ -73,7 +73,12 @@ final class ClientAPIEndToEndTests: XCTestCase {
         let port = broker.port
         await broker.stop()
         let (error, event) = await failedAttempt(configuration(port: port))
-        guard case .webSocket(let underlying)? = error else { return XCTFail("\(String(describing: error))") }
+        guard case .webSocket(let underlying)? = error,
+              case .transport(.connectionRefused(let host, let refusedPort)) = underlying else {
+            return XCTFail("\(String(describing: error))")
+        }
+        XCTAssertEqual(host, "127.0.0.1")
+        XCTAssertEqual(refusedPort, port)
         XCTAssertTrue(underlying.description.contains("refused"), underlying.description)
         XCTAssertEqual(error?.name, "WebSocketError")
         XCTAssertEqual(error?.message, underlying.description)
@@ -82,9 +87,10 @@ final class ClientAPIEndToEndTests: XCTestCase {
 
     func testUnknownHostThrowsTheTypedWebSocketError() async throws {
         let (error, _) = await failedAttempt(configuration(port: 8000, hostname: "no-such-host.invalid"))
-        guard case .webSocket(let underlying)? = error else { return XCTFail("\(String(describing: error))") }
-        XCTAssertTrue(underlying.description.contains("no-such-host.invalid"), underlying.description)
-        XCTAssertFalse(underlying.description.contains("refused"), underlying.description)
+        guard case .webSocket(.transport(.hostNotFound(let host, _)))? = error else {
+            return XCTFail("\(String(describing: error))")
+        }
+        XCTAssertEqual(host, "no-such-host.invalid")
     }
 
     func testRejectedUpgradeCarriesTheHTTPStatus() async throws {
@@ -106,21 +112,20 @@ final class ClientAPIEndToEndTests: XCTestCase {
         let broker = try await startBroker()
         // A plain-text server on a wss:// URL: the TLS handshake cannot succeed.
         let (error, _) = await failedAttempt(configuration(port: broker.port, secure: true))
-        guard case .webSocket(let underlying)? = error else { return XCTFail("\(String(describing: error))") }
-        var isTLS = underlying.description.contains("TLS")
-        if case .tls = underlying { isTLS = true }
-        XCTAssertTrue(isTLS, underlying.description)
-        XCTAssertFalse(underlying.description.contains("refused"), underlying.description)
+        guard case .webSocket(.tls(let failure))? = error else { return XCTFail("\(String(describing: error))") }
+        XCTAssertTrue(error?.message.contains("TLS") ?? false, "\(failure)")
         await broker.stop()
     }
 
     func testServerClosingBeforeTheHandshakeIsStillConnectionFailedWithoutUnderlyingError() async throws {
-        let broker = try await startBroker()
-        let (error, event) = await failedAttempt(SessionConfiguration(
-            address: ServerAddress(hostname: "127.0.0.1", port: broker.port, path: "/elsewhere/"), autoReconnect: false))
-        XCTAssertEqual(error, .connectionFailed(code: 1008, reason: "Unknown path /elsewhere/"))
-        XCTAssertEqual(event, .connectAbort(code: 1008, reason: "Unknown path /elsewhere/", error: nil))
-        await broker.stop()
+        // A WebSocket server that closes with a close frame instead of answering #handshake.
+        let server = try WebSocketServer.start(port: 0) { socket in
+            socket.onText = { _ in socket.disconnect(code: WebSocketCloseCode(4321), reason: "go away") }
+        }
+        let (error, event) = await failedAttempt(configuration(port: server.port))
+        XCTAssertEqual(error, .connectionFailed(code: 4321, reason: "go away"))
+        XCTAssertEqual(event, .connectAbort(code: 4321, reason: "go away", error: nil))
+        await server.stop()
     }
 
     func testScClientConnectErrorCarriesTheTypedError() async throws {
@@ -134,7 +139,7 @@ final class ClientAPIEndToEndTests: XCTestCase {
             failed.fulfill()
         }, onDisconnect: nil)
         client.connect()
-        await fulfillment(of: [failed], timeout: 10)
+        await fulfillment(of: [failed], timeout: 30)
         guard case .handshakeRejected(403, _, _)? = seen.items.first?.error else { return XCTFail("\(seen.items)") }
         XCTAssertEqual(seen.items.first?.code, 1006)
     }
@@ -168,9 +173,9 @@ final class ClientAPIEndToEndTests: XCTestCase {
             lost.fulfill()
         })
         sc.connect()
-        await fulfillment(of: [connected], timeout: 10)
+        await fulfillment(of: [connected], timeout: 30)
         sc.emitAck(eventName: "echo", data: big) { _, _, _ in }
-        await fulfillment(of: [lost], timeout: 10)
+        await fulfillment(of: [lost], timeout: 30)
         XCTAssertEqual(seen.items.first?.code, 1009)
         guard case .messageTooBig? = seen.items.first?.error else { return XCTFail("\(seen.items)") }
         await broker.stop()
@@ -233,7 +238,7 @@ final class ClientAPIEndToEndTests: XCTestCase {
         let waited = ContinuousClock.now - started
         XCTAssertEqual(info?.wasClean, false, "\(String(describing: info))")
         XCTAssertGreaterThanOrEqual(waited, .milliseconds(250), "close waits for the echo until the close timeout")
-        XCTAssertLessThan(waited, .seconds(5))
+        XCTAssertLessThan(waited, .seconds(20), "bounded by the close timeout (a safety margin for a busy machine)")
         _ = try? await attempt.value
     }
 
@@ -253,14 +258,14 @@ final class ClientAPIEndToEndTests: XCTestCase {
         let connected = expectation(description: "connected")
         client.setBasicListener(onConnect: { _ in connected.fulfill() }, onConnectError: nil, onDisconnect: nil)
         client.connect()
-        await fulfillment(of: [connected], timeout: 10)
+        await fulfillment(of: [connected], timeout: 30)
         let done = expectation(description: "closed")
         let result = Recorder<WebSocketCloseInfo?>()
         client.disconnect(code: 4200, reason: "done") { info in
             result.append(info)
             done.fulfill()
         }
-        await fulfillment(of: [done], timeout: 10)
+        await fulfillment(of: [done], timeout: 30)
         XCTAssertEqual(result.items.first??.wasClean, true)
         XCTAssertEqual(result.items.first??.code.rawValue, 4200)
         try await waitUntil { closes.items == [4200] }
@@ -377,7 +382,7 @@ final class ClientAPIEndToEndTests: XCTestCase {
         let connected = expectation(description: "connected")
         client.setBasicListener(onConnect: { _ in connected.fulfill() }, onConnectError: nil, onDisconnect: nil)
         client.connect()
-        await fulfillment(of: [connected], timeout: 10)
+        await fulfillment(of: [connected], timeout: 30)
         XCTAssertEqual(client.auth.state, .authenticated)
         XCTAssertEqual(client.handshake?.isAuthenticated, true)
         XCTAssertEqual(broker.sockets.first?.authToken?["username"], "alice")
@@ -406,7 +411,7 @@ final class ClientAPIEndToEndTests: XCTestCase {
         // A later change is reported once, as it happens.
         let loggedIn = expectation(description: "login")
         client.emitAck(eventName: "login", data: "bob") { _, _, _ in loggedIn.fulfill() }
-        await fulfillment(of: [loggedIn], timeout: 10)
+        await fulfillment(of: [loggedIn], timeout: 30)
         try await waitUntil { calls.items.count == 3 }
         XCTAssertEqual(calls.items.last, "auth true")
 
@@ -456,7 +461,7 @@ final class ClientAPIEndToEndTests: XCTestCase {
         let connected = expectation(description: "connected")
         client.setBasicListener(onConnect: { _ in connected.fulfill() }, onConnectError: nil, onDisconnect: nil)
         client.connect()
-        await fulfillment(of: [connected], timeout: 10)
+        await fulfillment(of: [connected], timeout: 30)
         client.startBatch()
         client.emit(eventName: "a", data: 1)
         client.emit(eventName: "b", data: 2)

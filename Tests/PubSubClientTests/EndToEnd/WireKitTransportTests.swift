@@ -60,8 +60,8 @@ final class WireKitTransportTests: XCTestCase {
             try await client.connect()
             XCTFail("expected a failure")
         } catch let error as PubSubError {
-            guard case .webSocket(let underlying) = error else { return XCTFail("\(error)") }
-            XCTAssertTrue(underlying.description.contains("refused"), underlying.description)
+            guard case .webSocket(.transport(.connectionRefused(_, let refused))) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(refused, port)
         }
     }
 }

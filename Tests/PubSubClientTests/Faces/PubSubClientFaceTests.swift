@@ -61,8 +61,10 @@ final class PubSubClientFaceTests: XCTestCase {
         let client = makeClient(server)
         try await client.connect()
         let received = Counter()
+        // The stream exists (and buffers) before anything is published, however late the task runs.
+        let room = client.channel("room")
         let reader = Task {
-            for await message in client.channel("room") { received.append(message) }
+            for await message in room { received.append(message) }
         }
         try await client.subscribe("room")
         try await client.publishAck("room", "a")
@@ -196,7 +198,9 @@ final class PubSubClientFaceTests: XCTestCase {
     }
 }
 
-func waitUntil(timeout: Duration = .seconds(5), _ condition: @Sendable () -> Bool) async throws {
+/// Polls `condition` until it holds. `timeout` is only a safety net (CI runs two test workers on
+/// two busy cores); the wait ends as soon as the condition holds.
+func waitUntil(timeout: Duration = .seconds(30), _ condition: @Sendable () -> Bool) async throws {
     let start = ContinuousClock.now
     while !condition() {
         if ContinuousClock.now - start > timeout { throw PubSubError.timeout(event: "waitUntil") }

@@ -25,7 +25,7 @@ final class ScClientFaceTests: XCTestCase {
             disconnected.fulfill()
         })
         client.connect()
-        wait(for: [connected], timeout: 5)
+        wait(for: [connected], timeout: 30)
         XCTAssertTrue(client.isConnected())
 
         let acked = expectation(description: "emitAck")
@@ -50,18 +50,18 @@ final class ScClientFaceTests: XCTestCase {
             XCTAssertNil(error)
             subscribed.fulfill()
         }
-        wait(for: [acked, subscribed], timeout: 5)
+        wait(for: [acked, subscribed], timeout: 30)
         let published = expectation(description: "publishAck")
         client.publishAck(channelName: "news", data: "hello") { _, error, _ in
             XCTAssertNil(error)
             published.fulfill()
         }
-        wait(for: [published, channelMessage], timeout: 5)
+        wait(for: [published, channelMessage], timeout: 30)
         wait(for: [eventMessage], timeout: 0.1)
         client.emit(eventName: "tick")
         XCTAssertEqual(server.received.compactMap { try? JSONValue(parsing: $0) }.last?["event"], "tick")
         server.connection?.serverClose(code: 4321, reason: "asked")
-        wait(for: [disconnected], timeout: 5)
+        wait(for: [disconnected], timeout: 30)
         XCTAssertFalse(client.isConnected())
     }
 
@@ -79,7 +79,7 @@ final class ScClientFaceTests: XCTestCase {
         }
         client.connect()
         client.emit(eventName: "askMe", data: ["payload": 5])
-        wait(for: [asked], timeout: 5)
+        wait(for: [asked], timeout: 30)
         client.off(token)
         client.emit(eventName: "askMe", data: ["payload": 6])
         let replies = expectation(description: "replies")
@@ -87,7 +87,7 @@ final class ScClientFaceTests: XCTestCase {
             while server.received.filter({ $0.hasPrefix(#"{"rid""#) }).count < 2 { usleep(1000) }
             replies.fulfill()
         }
-        wait(for: [replies], timeout: 5)
+        wait(for: [replies], timeout: 30)
         XCTAssertEqual(server.received.filter { $0.hasPrefix(#"{"rid""#) }, [
             #"{"rid":1,"data":{"ok":true}}"#,
             #"{"rid":2,"error":{"message":"The client has no handler for procedure ask","name":"UnhandledRequestError"}}"#,

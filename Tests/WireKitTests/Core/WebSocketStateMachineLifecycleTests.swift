@@ -134,6 +134,25 @@ final class WebSocketStateMachineLifecycleTests: XCTestCase {
         }
     }
 
+    func testServerAnswers400AtOnceToATLSClientHello() {
+        // The first bytes of a TLS 1.2/1.3 ClientHello record: no empty line will ever follow.
+        let clientHello: [UInt8] = [0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xFC, 0x03, 0x03]
+        var machine = WebSocketStateMachine(server: WebSocketConfiguration())
+        machine.receive(clientHello, now: ManualClock().now)
+        let response = String(decoding: machine.takeOutput(), as: UTF8.self)
+        XCTAssertTrue(response.hasPrefix("HTTP/1.1 400 "), response)
+        guard case .invalidUpgradeRequest(400, _)? = closedInfo(machine.drainEvents())?.error else { return XCTFail() }
+        XCTAssertTrue(machine.wantsTransportClosed)
+    }
+
+    func testHeadParserFailsAtTheFirstControlByte() {
+        var parser = HTTPHeadParser()
+        XCTAssertNil(try Array("GET / HTTP/1.1\r\nA:\tb\r\n".utf8).withUnsafeBytes { try parser.append($0) })
+        XCTAssertThrowsError(try [UInt8(ascii: "X"), 0x00].withUnsafeBytes { try parser.append($0) }) { error in
+            XCTAssertTrue("\(error)".contains("offset 23"), "\(error)")
+        }
+    }
+
     func testServerSendsUnmaskedFramesAndClientSendsMaskedWithFreshKeys() throws {
         var server = openServer()
         _ = server.takeOutput()

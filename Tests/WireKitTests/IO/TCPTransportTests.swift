@@ -137,13 +137,19 @@ final class TCPTransportTests: XCTestCase {
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(hanging, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
         XCTAssertEqual(listen(hanging, 0), 0)
         let first = try XCTUnwrap(SocketAddress.local(of: hanging))
+        // Fill the accept queue until a connect attempt visibly hangs.
         var fillers: [TCPTransport] = []
-        for _ in 0..<3 {
-            let filler = TCPTransport(host: "127.0.0.1", port: first.port, connectTimeout: 5)
+        var hangs = false
+        for _ in 0..<10 where !hangs {
+            let filler = TCPTransport(host: "127.0.0.1", port: first.port, connectTimeout: 10)
             fillers.append(filler)
-            _ = connect(filler)
+            let log = connect(filler)
+            hangs = XCTWaiter().wait(for: [log.expectation("connected") { $0.eventsUnlocked.contains("connected") }], timeout: 0.3) != .completed
         }
-        Thread.sleep(forTimeInterval: 0.2)
+        guard hangs else {
+            queue.sync { fillers.forEach { $0.close() } }
+            throw XCTSkip("the kernel accepted every connection; no hanging address to test with")
+        }
         let server = try TCPEchoServer()
         defer { server.stop() }
         guard case .success(let second) = SocketAddress.resolve(host: "127.0.0.1", port: server.port, passive: false) else {
@@ -158,6 +164,26 @@ final class TCPTransportTests: XCTestCase {
         queue.sync {
             client.close()
             fillers.forEach { $0.close() }
+        }
+    }
+
+    func testAPeerThatAcceptsAndClosesAtOnceIsReportedEveryTime() throws {
+        // Regression: with the connect's write source and the read source on one descriptor,
+        // libdispatch sometimes never reported the peer's reset, and the owner waited forever.
+        let listener = try TCPListener(host: "127.0.0.1", port: 0)
+        defer { listener.close() }
+        listener.start { transport in transport.close() }
+        for round in 0..<300 {
+            let client = TCPTransport(host: "127.0.0.1", port: listener.port)
+            let log = TransportEventLog()
+            client.start(queue: queue) { event in
+                log.record(event)
+                if case .connected = event { client.write(Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8)) }
+                if case .inputClosed = event { client.close() }
+            }
+            let outcome = XCTWaiter().wait(for: [log.expectation("closed") { $0.isClosedUnlocked }], timeout: 3)
+            XCTAssertEqual(outcome, .completed, "round \(round): events \(log.events)")
+            if outcome != .completed { break }
         }
     }
 

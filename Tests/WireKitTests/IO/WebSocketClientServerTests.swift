@@ -157,19 +157,38 @@ final class WebSocketClientServerTests: XCTestCase {
             try await client.connect()
             XCTFail("connect must fail")
         } catch {
-            guard case .connectionFailed(let message) = error else { return XCTFail("got \(error)") }
-            XCTAssertTrue(message.contains("refused"), message)
+            XCTAssertEqual(error, .transport(.connectionRefused(host: "127.0.0.1", port: port)))
+            XCTAssertTrue(error.description.contains("refused"), error.description)
         }
         XCTAssertEqual(client.closeInfo?.code, .abnormalClosure)
     }
 
-    func testWssWithoutATLSTransportFailsWithATLSError() async throws {
-        let client = try WebSocket(url: "wss://127.0.0.1:1/")
+    func testWssThroughThePlainTCPFactoryFailsWithUnsupported() async throws {
+        let client = try WebSocket(url: "wss://127.0.0.1:1/", options: WebSocketOptions(transportFactory: .plainTCP))
         do {
             try await client.connect()
             XCTFail("wss must fail without TLS")
         } catch {
-            guard case .tls = error else { return XCTFail("got \(error)") }
+            guard case .transport(.unsupported) = error else { return XCTFail("got \(error)") }
+        }
+    }
+
+    func testUnknownHostIsATypedTransportError() async throws {
+        let client = try WebSocket(url: "ws://no-such-host.invalid:8080/")
+        do {
+            try await client.connect()
+            XCTFail("connect must fail")
+        } catch {
+            guard case .transport(.hostNotFound(let host, _)) = error else { return XCTFail("got \(error)") }
+            XCTAssertEqual(host, "no-such-host.invalid")
+        }
+    }
+
+    func testServerOnATakenPortThrowsAddressInUse() throws {
+        let first = try WebSocketServer.start()
+        defer { first.stop {} }
+        XCTAssertThrowsError(try WebSocketServer.start(port: first.port)) { error in
+            XCTAssertEqual(error as? WebSocketError, .transport(.addressInUse(host: "127.0.0.1", port: first.port)))
         }
     }
 
@@ -298,8 +317,109 @@ final class WebSocketClientServerTests: XCTestCase {
         await server.stop()
     }
 
+    func testServerWithoutAHandlerHandsOutConnectionsAsAnAsyncSequenceWithTheirFirstMessages() async throws {
+        let server = try WebSocketServer.start()
+        let client = try WebSocket(url: "ws://127.0.0.1:\(server.port)/seq")
+        try await client.connect()
+        // Sent before the server side is even picked up: it must wait in the connection's messages.
+        try await client.send(text: "first")
+        try await client.send(data: Data([9, 8, 7]))
+        var connections = server.connections.makeAsyncIterator()
+        let next = await connections.next()
+        let connection = try XCTUnwrap(next)
+        XCTAssertEqual(connection.role, .server)
+        XCTAssertEqual(connection.handshakeInfo?.resourceName, "/seq")
+        var messages = connection.messages.makeAsyncIterator()
+        let first = await messages.next()
+        let second = await messages.next()
+        XCTAssertEqual(first, .text("first"))
+        XCTAssertEqual(second, .binary(Data([9, 8, 7])))
+        try await connection.send(text: "reply")
+        var clientMessages = client.messages.makeAsyncIterator()
+        let reply = await clientMessages.next()
+        XCTAssertEqual(reply, .text("reply"))
+        await server.stop()
+        let info = await client.closed
+        XCTAssertEqual(info.code, .goingAway)
+        let ended = await connections.next()
+        XCTAssertNil(ended, "connections finishes on stop")
+    }
+
+    func testServerRunsConnectionsOverTheWrappedAcceptedTransport() async throws {
+        let wrapped = LockedBox(0)
+        var options = WebSocketServerOptions()
+        options.acceptedTransport = { tcp in
+            wrapped.mutate { $0 += 1 }
+            return ForwardingTransport(tcp)
+        }
+        let server = try WebSocketServer.start(options: options) { connection in
+            connection.onText = { [weak connection] text in try? connection?.write(text: text.uppercased()) }
+        }
+        let client = try WebSocket(url: "ws://127.0.0.1:\(server.port)/")
+        try await client.connect()
+        try await client.send(text: "wrapped")
+        var iterator = client.messages.makeAsyncIterator()
+        let echo = await iterator.next()
+        XCTAssertEqual(echo, .text("WRAPPED"))
+        XCTAssertEqual(wrapped.value, 1)
+        await client.close()
+        await server.stop()
+    }
+
+    func testAPeerThatAcceptsAndClosesAtOnceFailsConnectPromptlyEveryTime() async throws {
+        // Like a proxy in "refuse" mode: accept, then close before any HTTP response.
+        let listener = try TCPListener(host: "127.0.0.1", port: 0)
+        defer { listener.close() }
+        listener.start { transport in transport.close() }
+        for round in 0..<200 {
+            let client = try WebSocket(url: "ws://127.0.0.1:\(listener.port)/", options: WebSocketOptions(connectTimeout: .seconds(20)))
+            let started = DispatchTime.now().uptimeNanoseconds
+            do {
+                try await client.connect()
+                XCTFail("round \(round): connect must fail")
+            } catch {
+                XCTAssertEqual(client.closeInfo?.code, .abnormalClosure, "round \(round): \(error)")
+            }
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+            XCTAssertLessThan(seconds, 2, "round \(round): connect took \(seconds) s to fail")
+            if seconds >= 2 { break }
+        }
+    }
+
+    func testAcceptRequestRefusesByPathBeforeTheUpgradeAndLetsTheRestThrough() async throws {
+        let handled = LockedBox<[String]>([])
+        var options = WebSocketServerOptions()
+        options.acceptRequest = { head in head.target.hasPrefix("/socketcluster/") ? nil : 400 }
+        let server = try WebSocketServer.start(options: options) { connection in
+            handled.mutate { $0.append(connection.handshakeInfo?.resourceName ?? "?") }
+            connection.onText = { [weak connection] text in try? connection?.write(text: text) }
+        }
+        let refused = try rawExchange(port: server.port, request: "GET /elsewhere HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        XCTAssertTrue(refused.hasPrefix("HTTP/1.1 400"), refused)
+        XCTAssertFalse(refused.contains("101"), refused)
+
+        let client = try WebSocket(url: "ws://127.0.0.1:\(server.port)/socketcluster/?x=1")
+        try await client.connect()
+        try await client.send(text: "through")
+        var iterator = client.messages.makeAsyncIterator()
+        let echo = await iterator.next()
+        XCTAssertEqual(echo, .text("through"))
+        await client.close()
+
+        let clientRefused = try WebSocket(url: "ws://127.0.0.1:\(server.port)/nope")
+        do {
+            try await clientRefused.connect()
+            XCTFail("the upgrade must be refused")
+        } catch {
+            guard case .handshakeRejected(let status, _, _) = error else { return XCTFail("got \(error)") }
+            XCTAssertEqual(status, 400)
+        }
+        XCTAssertEqual(handled.value, ["/socketcluster/?x=1"])
+        await server.stop()
+    }
+
     func testAThousandConcurrentConnectionsEchoWithoutAThreadEach() async throws {
-        try raiseOpenFileLimit(to: 4096)
+        try raiseOpenFileLimit(to: 8192)
         let server = try makeEchoServer()
         let count = 1000
         let clients = try (0..<count).map { _ in try WebSocket(url: "ws://127.0.0.1:\(server.port)/") }
@@ -340,4 +460,16 @@ final class LockedBox<Value>: @unchecked Sendable {
         set { lock.withLock { _value = newValue } }
     }
     func mutate(_ body: (inout Value) -> Void) { lock.withLock { body(&_value) } }
+}
+
+/// A transport that forwards to another one, standing in for a TLS layer in tests.
+final class ForwardingTransport: Transport, @unchecked Sendable {
+    private let inner: any Transport
+    init(_ inner: any Transport) { self.inner = inner }
+    func start(queue: DispatchQueue, handler: @escaping @Sendable (TransportEvent) -> Void) { inner.start(queue: queue, handler: handler) }
+    func write(_ bytes: [UInt8]) { inner.write(bytes) }
+    func write(contentsOf chunks: [[UInt8]]) { inner.write(contentsOf: chunks) }
+    var bufferedAmount: Int { inner.bufferedAmount }
+    func shutdownOutput() { inner.shutdownOutput() }
+    func close() { inner.close() }
 }

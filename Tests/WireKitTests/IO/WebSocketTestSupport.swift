@@ -100,7 +100,8 @@ final class StalledWebSocketPeer: @unchecked Sendable {
     }
 }
 
-/// Raises the soft limit on open files (each connection needs two descriptors in one process).
+/// Raises the soft limit on open files (a connection whose two ends live in this process needs
+/// four descriptors: each TCPTransport keeps a duplicate for its write sources).
 func raiseOpenFileLimit(to wanted: rlim_t) throws {
     var limit = rlimit()
     guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { throw XCTSkip("getrlimit failed") }

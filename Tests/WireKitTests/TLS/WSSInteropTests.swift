@@ -38,16 +38,23 @@ final class WSSInteropTests: XCTestCase {
         try WebSocket(url: url(identity, host: host), options: WebSocketOptions(transportFactory: .tls(configuration)))
     }
 
-    /// Connects and returns the error, which must mention what TLS reported.
+    func testDefaultOptionsVerifyAgainstTheSystemStore() async throws {
+        try startPythonServer()
+        let socket = try WebSocket(url: url("server"))
+        await assertConnectFails(socket, with: .certificateUntrusted(reason: "unable to get local issuer certificate"))
+    }
+
+    /// Connects; `connect()` must throw `WebSocketError.tls(expected)`.
     private func assertConnectFails(
         _ socket: WebSocket, with expected: TLSError, file: StaticString = #filePath, line: UInt = #line
     ) async {
         do {
             try await socket.connect()
             XCTFail("connected despite \(expected)", file: file, line: line)
+        } catch WebSocketError.tls(let error) {
+            XCTAssertEqual(error, expected, file: file, line: line)
         } catch {
-            XCTAssertTrue(
-                "\(error)".contains(expected.description), "\(error) should say \(expected)", file: file, line: line)
+            XCTFail("expected WebSocketError.tls(\(expected)), got \(error)", file: file, line: line)
         }
     }
 
@@ -146,30 +153,22 @@ final class WSSInteropTests: XCTestCase {
     // MARK: Server role against Python's wss:// client
 
     func testPythonWSSClientEchoesThroughTheWireKitTLSServer() throws {
-        let listener = try TCPListener(host: "127.0.0.1", port: 0)
-        defer { listener.close() }
-        let identity = try TLSServerIdentity(TLSTestCertificates.server("server"))
+        let options = WebSocketServerOptions(tls: TLSTestCertificates.server("server"))
         let lock = NSLock()
-        nonisolated(unsafe) var live: [WebSocket] = []  // guarded by `lock`
         nonisolated(unsafe) var closes: [WebSocketCloseInfo] = []  // guarded by `lock`
         let closed = XCTestExpectation(description: "server side closed")
-        listener.start { accepted in
-            let socket = WebSocket(
-                accepted: TLSTransport(server: accepted, identity: identity),
-                configuration: WebSocketServerOptions().configuration,
-                queue: DispatchQueue(label: "WSSInteropTests.server"), highWaterMark: 1 << 20, pingTimeout: .seconds(10))
+        let server = try WebSocketServer.start(host: "127.0.0.1", port: 0, options: options) { socket in
             socket.onText = { [weak socket] text in try? socket?.write(text: text) }
             socket.onBinary = { [weak socket] data in try? socket?.write(data: data) }
             socket.onClose = { info in
                 lock.withLock { closes.append(info) }
                 closed.fulfill()
             }
-            lock.withLock { live.append(socket) }
-            socket.startAccepted()
         }
+        defer { server.stop {} }
         let peer = try TLSPythonPeer(
             script: "wss_client.py",
-            arguments: ["wss://localhost:\(listener.port)/", TLSTestCertificates.url("ca.pem").path])
+            arguments: ["wss://localhost:\(server.port)/", TLSTestCertificates.url("ca.pem").path])
         defer { peer.stop() }
         let result = try peer.nextJSON(timeout: 60)
         XCTAssertEqual(result["ok"] as? Bool, true, "\(result) \(peer.standardErrorText)")
@@ -181,7 +180,35 @@ final class WSSInteropTests: XCTestCase {
         XCTAssertEqual(serverSide.first?.code, .normalClosure)
         XCTAssertEqual(serverSide.first?.reason, "client done")
         XCTAssertEqual(serverSide.first?.wasClean, true)
-        lock.withLock { live.removeAll() }
+    }
+
+    func testServerTLSWithAKeyNotMatchingItsCertificateFailsAtStart() {
+        let mismatched = TLSServerConfiguration(
+            certificateChainPEM: TLSTestCertificates.text("server.pem"),
+            privateKeyPEM: TLSTestCertificates.text("expired-key.pem"))
+        XCTAssertThrowsError(try WebSocketServer.start(options: WebSocketServerOptions(tls: mismatched))) { error in
+            guard case .tls(.invalidConfiguration)? = error as? WebSocketError else {
+                return XCTFail("expected .tls(.invalidConfiguration), got \(error)")
+            }
+        }
+    }
+
+    func testPlainClientAgainstTheTLSServerFailsItsHandshakeWithoutHarm() async throws {
+        let options = WebSocketServerOptions(tls: TLSTestCertificates.server("server"))
+        let server = try WebSocketServer.start(host: "127.0.0.1", port: 0, options: options) { _ in }
+        let plain = try WebSocket(url: "ws://127.0.0.1:\(server.port)/")
+        do {
+            try await plain.connect()
+            XCTFail("a plain ws:// client must not get through a TLS server")
+        } catch {}
+        // The server still serves TLS clients afterwards.
+        let secure = try WebSocket(
+            url: "wss://127.0.0.1:\(server.port)/",
+            options: WebSocketOptions(transportFactory: .tls(TLSTestCertificates.trustingTestCA)))
+        try await secure.connect()
+        let info = await secure.close(code: .normalClosure, reason: "")
+        XCTAssertTrue(info.wasClean)
+        await server.stop()
     }
 }
 #endif

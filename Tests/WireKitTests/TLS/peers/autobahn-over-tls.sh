@@ -44,6 +44,8 @@ cat >"$WORK/stunnel.conf" <<CONF
 foreground = yes
 pid =
 debug = 3
+socket = l:TCP_NODELAY=1
+socket = r:TCP_NODELAY=1
 [autobahn]
 accept = ::1:$PORT
 connect = 127.0.0.1:$PORT

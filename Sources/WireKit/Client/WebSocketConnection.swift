@@ -1,0 +1,369 @@
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The state behind a `WebSocket`: its driver, the waiters of the async API, the callbacks and
+/// the mirrors other threads read. Kept apart from the public object so that the driver can
+/// hold it strongly while the connection lives (no weak reference on the per-message path)
+/// and the public object's deinit can still close an abandoned connection.
+///
+/// `@unchecked Sendable`: everything marked "queue" is confined to `queue`; the callback slots
+/// and the mirrors marked "lock" are guarded by `lock`; the rest is immutable.
+final class WebSocketConnection: @unchecked Sendable {
+    let role: WebSocketRole
+    let messages: AsyncStream<WebSocketMessage>
+    let queue: DispatchQueue
+    private let highWaterMark: Int
+    private let pingTimeout: Duration
+    private let makeDriver: (@Sendable () throws(WebSocketError) -> WebSocketConnectionDriver)?
+
+    // queue
+    private var driver: WebSocketConnectionDriver?
+    private var started = false
+    private var connectWaiters: [CheckedContinuation<Result<Void, WebSocketError>, Never>] = []
+    private var sendWaiters: [CheckedContinuation<Void, Never>] = []
+    private var pingWaiters: [WebSocketPingID: CheckedContinuation<Result<Void, WebSocketError>, Never>] = [:]
+    private var closeWaiters: [CheckedContinuation<WebSocketCloseInfo, Never>] = []
+    private var finalInfo: WebSocketCloseInfo?
+    private var lastMirroredBufferedAmount = 0
+    /// `callbacks` as read at the start of the current pump; `nil` between pumps.
+    private var callbackSnapshot: Callbacks?
+    /// Set when `enqueue` raised the mirror from another thread, so the next update writes it.
+    private var mirrorStale = false
+    private let messageSink: AsyncStream<WebSocketMessage>.Continuation
+    /// Server role: runs once the upgrade succeeded, before any message is delivered.
+    var onServerOpen: (() -> Void)?
+    /// Server role: runs once the connection is over.
+    var onTerminated: (() -> Void)?
+
+    // lock
+    private let lock = WireKitLock()
+    private var callbacks = Callbacks()
+    private var mirroredBufferedAmount = 0
+    private var mirroredHandshakeInfo: WebSocketHandshakeInfo?
+    private var mirroredCloseInfo: WebSocketCloseInfo?
+    private var mirroredSendState = SendState.notOpen
+
+    private enum SendState { case notOpen, open, closed }
+
+    struct Callbacks {
+        var onOpen: (@Sendable (WebSocketHandshakeInfo) -> Void)?
+        var onText: (@Sendable (String) -> Void)?
+        var onBinary: (@Sendable (Data) -> Void)?
+        var onPing: (@Sendable (Data) -> Void)?
+        var onPong: (@Sendable (Data) -> Void)?
+        var onClose: (@Sendable (WebSocketCloseInfo) -> Void)?
+        var onError: (@Sendable (WebSocketError) -> Void)?
+    }
+
+    /// Client role; nothing happens until `start`.
+    init(client url: WebSocketURL, options: WebSocketOptions, callbackQueue: DispatchQueue?) throws(WebSocketError) {
+        let handshake = try ClientHandshake(url: url, origin: options.origin, subprotocols: options.subprotocols, headers: options.headers)
+        // The non-overcommitting global queue by default keeps many sockets on a few threads.
+        let queue = DispatchQueue(label: "WireKit.WebSocket", target: callbackQueue ?? .global())
+        self.role = .client
+        self.queue = queue
+        self.highWaterMark = options.sendHighWaterMark
+        self.pingTimeout = options.pingTimeout
+        (messages, messageSink) = AsyncStream.makeStream(of: WebSocketMessage.self)
+        let configuration = options.configuration
+        let factory = options.transportFactory
+        let connectTimeout = options.connectTimeout
+        makeDriver = { () throws(WebSocketError) in
+            let transport = try factory.makeTransport(url, connectTimeout)
+            return WebSocketConnectionDriver(machine: WebSocketStateMachine(client: handshake, configuration: configuration),
+                                             transport: transport, queue: queue)
+        }
+        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
+    }
+
+    /// Server role: a connection accepted on `transport`, run on `queue`.
+    init(accepted transport: any Transport, configuration: WebSocketConfiguration, queue: DispatchQueue,
+         highWaterMark: Int, pingTimeout: Duration, acceptRequest: (@Sendable (HTTPRequestHead) -> Int?)? = nil) {
+        self.role = .server
+        self.queue = queue
+        self.highWaterMark = highWaterMark
+        self.pingTimeout = pingTimeout
+        (messages, messageSink) = AsyncStream.makeStream(of: WebSocketMessage.self)
+        makeDriver = nil
+        let driver = WebSocketConnectionDriver(machine: WebSocketStateMachine(server: configuration), transport: transport, queue: queue)
+        driver.acceptRequest = acceptRequest
+        self.driver = driver
+        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
+    }
+
+    deinit {
+        messageSink.finish()
+    }
+
+    // MARK: Callback slots and mirrors (any thread)
+
+    /// Reads or changes the callback slots. A change made inside a callback (on the queue)
+    /// applies from the very next event; one made elsewhere from the next batch of events.
+    func withCallbacks<R>(_ body: (inout Callbacks) -> R) -> R {
+        let result = lock.withLock { body(&callbacks) }
+        if isOnQueue { callbackSnapshot = nil }
+        return result
+    }
+
+    /// The callbacks for the current batch of events (one lock per batch, not per message).
+    private var currentCallbacks: Callbacks {
+        if let callbackSnapshot { return callbackSnapshot }
+        let snapshot = lock.withLock { callbacks }
+        callbackSnapshot = snapshot
+        return snapshot
+    }
+
+    var bufferedAmount: Int { lock.withLock { mirroredBufferedAmount } }
+    var handshakeInfo: WebSocketHandshakeInfo? { lock.withLock { mirroredHandshakeInfo } }
+    var closeInfo: WebSocketCloseInfo? { lock.withLock { mirroredCloseInfo } }
+
+    // MARK: async/await
+
+    var closed: WebSocketCloseInfo {
+        get async {
+            await withCheckedContinuation { continuation in
+                queue.async { [self] in
+                    if let finalInfo { continuation.resume(returning: finalInfo) } else { closeWaiters.append(continuation) }
+                }
+            }
+        }
+    }
+
+    func connect() async throws(WebSocketError) {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, WebSocketError>, Never>) in
+            queue.async { [self] in
+                if let finalInfo {
+                    return continuation.resume(returning: .failure(finalInfo.error ?? .closed))
+                }
+                if driver?.phase == .open { return continuation.resume(returning: .success(())) }
+                connectWaiters.append(continuation)
+                startIfNeeded()
+            }
+        }
+        try result.get()
+    }
+
+    /// Runs `body` on the machine, then waits while more than the high-water mark is buffered.
+    func send(_ body: @escaping @Sendable (inout WebSocketStateMachine) throws(WebSocketError) -> Void) async throws(WebSocketError) {
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, WebSocketError>, Never>) in
+            queue.async { [self] in
+                continuation.resume(returning: perform { machine, _ throws(WebSocketError) in try body(&machine) })
+            }
+        }
+        try result.get()
+        guard bufferedAmount > highWaterMark else { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async { [self] in
+                if let driver, driver.bufferedAmount > highWaterMark, finalInfo == nil {
+                    sendWaiters.append(continuation)
+                } else {
+                    continuation.resume()
+                }
+            }
+        }
+    }
+
+    func ping(timeout: Duration?) async throws(WebSocketError) {
+        let timeout = timeout ?? pingTimeout
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, WebSocketError>, Never>) in
+            queue.async { [self] in
+                let sent = perform { machine, now throws(WebSocketError) in try machine.ping(timeout: timeout, now: now) }
+                switch sent {
+                case .success(let id): pingWaiters[id] = continuation
+                case .failure(let error): continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        try result.get()
+    }
+
+    func close(code: WebSocketCloseCode, reason: String) async -> WebSocketCloseInfo {
+        await withCheckedContinuation { continuation in
+            queue.async { [self] in
+                if let finalInfo { return continuation.resume(returning: finalInfo) }
+                closeWaiters.append(continuation)
+                beginClose(code: code, reason: reason)
+            }
+        }
+    }
+
+    // MARK: Callback style
+
+    func start() {
+        queue.async { [self] in startIfNeeded() }
+    }
+
+    func disconnect(code: WebSocketCloseCode, reason: String) {
+        queue.async { [self] in beginClose(code: code, reason: reason) }
+    }
+
+    /// The public object was released: an abandoned open connection says goodbye with 1001.
+    func ownerReleased() {
+        queue.async { [self] in
+            // A socket that was never opened has nothing on the wire and no one to tell.
+            guard started else { return }
+            beginClose(code: .goingAway, reason: "")
+        }
+    }
+
+    private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+
+    /// Whether the caller runs on this connection's queue (inside one of its callbacks).
+    var isOnQueue: Bool { DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) }
+
+    /// Sends right away; the caller is on the queue (`isOnQueue`).
+    func sendOnQueue(_ body: (inout WebSocketStateMachine) throws(WebSocketError) -> Void) throws(WebSocketError) {
+        try perform { machine, _ throws(WebSocketError) in try body(&machine) }.get()
+    }
+
+    /// Queues a send without blocking the caller: the open/closed check happens here (against
+    /// the mirrored state), the encoding on the queue, in call order. Never `queue.sync`: the
+    /// caller may be on the queue this connection's queue targets.
+    func enqueue(size: Int, _ body: @escaping @Sendable (inout WebSocketStateMachine) throws(WebSocketError) -> Void) throws(WebSocketError) {
+        lock.lock()
+        let state = mirroredSendState
+        if state == .open { mirroredBufferedAmount += size }
+        lock.unlock()
+        switch state {
+        case .notOpen: throw .notOpen
+        case .closed: throw .closed
+        case .open: break
+        }
+        queue.async { [self] in
+            // The mirror was raised by `size` above; the pump's update sets the real amount.
+            mirrorStale = true
+            _ = perform { machine, _ throws(WebSocketError) in try body(&machine) }
+        }
+    }
+
+    // MARK: On the queue
+
+    private func perform<R>(_ body: (inout WebSocketStateMachine, WebSocketInstant) throws(WebSocketError) -> R) -> Result<R, WebSocketError> {
+        guard let driver else { return .failure(finalInfo == nil ? .notOpen : .closed) }
+        let result: Result<R, WebSocketError>
+        do {
+            result = .success(try driver.perform(body))
+        } catch {
+            result = .failure(error)
+        }
+        return result
+    }
+
+    private func startIfNeeded() {
+        guard !started, finalInfo == nil else { return }
+        started = true
+        if driver == nil, let makeDriver {
+            do {
+                driver = try makeDriver()
+            } catch {
+                return deliverClosed(WebSocketCloseInfo(code: .abnormalClosure, reason: "", wasClean: false, error: error))
+            }
+        }
+        guard let driver else { return }
+        // Strong references: the connection lives while its transport does. `deliverClosed`
+        // breaks the cycle.
+        driver.onEvent = { [self] event in handle(event) }
+        driver.onWritable = { [self] in drained() }
+        // The bufferedAmount mirror is refreshed once per pump, not per message.
+        driver.onPumpFinished = { [self] in
+            callbackSnapshot = nil
+            updateBufferedAmount()
+        }
+        driver.start()
+    }
+
+    private func beginClose(code: WebSocketCloseCode, reason: String) {
+        guard finalInfo == nil else { return }
+        guard started, driver != nil else {
+            // Never started: nothing on the wire to close.
+            started = true
+            return deliverClosed(WebSocketCloseInfo(code: code, reason: reason, wasClean: false, error: nil))
+        }
+        lock.withLock { mirroredSendState = .closed }
+        _ = perform { machine, now throws(WebSocketError) in machine.close(code: code, reason: reason, now: now) }
+    }
+
+    private func handle(_ event: WebSocketEvent) {
+        switch event {
+        case .opened(let info):
+            lock.withLock {
+                mirroredHandshakeInfo = info
+                mirroredSendState = .open
+            }
+            for waiter in connectWaiters { waiter.resume(returning: .success(())) }
+            connectWaiters.removeAll()
+            onServerOpen?()
+            onServerOpen = nil
+            currentCallbacks.onOpen?(info)
+        case .text(let text):
+            if let callback = currentCallbacks.onText { callback(text) } else { messageSink.yield(.text(text)) }
+        case .binary(let data):
+            if let callback = currentCallbacks.onBinary { callback(data) } else { messageSink.yield(.binary(data)) }
+        case .ping(let data):
+            currentCallbacks.onPing?(data)
+        case .pong(let data):
+            currentCallbacks.onPong?(data)
+        case .pingCompleted(let id):
+            pingWaiters.removeValue(forKey: id)?.resume(returning: .success(()))
+        case .pingTimedOut(let id):
+            pingWaiters.removeValue(forKey: id)?.resume(returning: .failure(.timedOut("no pong within \(pingTimeout)")))
+        case .closed(let info):
+            deliverClosed(info)
+        }
+    }
+
+    private func deliverClosed(_ info: WebSocketCloseInfo) {
+        guard finalInfo == nil else { return }
+        finalInfo = info
+        let callbacks = lock.withLock { () -> Callbacks in
+            mirroredCloseInfo = info
+            mirroredSendState = .closed
+            let current = self.callbacks
+            // Callbacks often capture the socket; dropping them breaks that cycle.
+            self.callbacks = Callbacks()
+            return current
+        }
+        callbackSnapshot = nil
+        let failure = info.error ?? .closed
+        for waiter in connectWaiters { waiter.resume(returning: .failure(failure)) }
+        connectWaiters.removeAll()
+        for waiter in pingWaiters.values { waiter.resume(returning: .failure(.closed)) }
+        pingWaiters.removeAll()
+        for waiter in sendWaiters { waiter.resume() }
+        sendWaiters.removeAll()
+        for waiter in closeWaiters { waiter.resume(returning: info) }
+        closeWaiters.removeAll()
+        messageSink.finish()
+        if let error = info.error { callbacks.onError?(error) }
+        callbacks.onClose?(info)
+        onTerminated?()
+        onTerminated = nil
+        onServerOpen = nil
+        // The driver may still write a close echo and close the transport; it needs no more
+        // of this connection.
+        driver?.onEvent = { _ in }
+        driver?.onWritable = {}
+        driver?.onPumpFinished = {}
+        updateBufferedAmount()
+    }
+
+    private func drained() {
+        updateBufferedAmount()
+        guard let driver, driver.bufferedAmount <= highWaterMark || finalInfo != nil else { return }
+        let waiters = sendWaiters
+        sendWaiters.removeAll()
+        for waiter in waiters { waiter.resume() }
+    }
+
+    private func updateBufferedAmount() {
+        let amount = driver?.bufferedAmount ?? 0
+        guard mirrorStale || amount != lastMirroredBufferedAmount else { return }
+        mirrorStale = false
+        lastMirroredBufferedAmount = amount
+        lock.withLock { mirroredBufferedAmount = amount }
+    }
+}
