@@ -29,13 +29,15 @@ let package = Package(
         // Autobahn|Testsuite echo client for the WireKit client role (Scripts/autobahn/run-client.sh).
         .executableTarget(name: "wirekit-autobahn-client", dependencies: ["WireKit"]),
         // WebSocket client benchmark following the shared bench contract (modes rtt, pipeline, bulk, connections).
-        .executableTarget(name: "wirebench", dependencies: ["WireKit"]),
+        // What the benchmark executables share: clock, result line, option reader, timing loops.
+        .target(name: "BenchSupport"),
+        .executableTarget(name: "wirebench", dependencies: ["WireKit", "BenchSupport"]),
         // The SocketCluster client benchmark (invoke round trips, pipelining, fan-out, connections).
-        .executableTarget(name: "pubsubbench", dependencies: ["PubSubClient", "PubSubBroker"]),
+        .executableTarget(name: "pubsubbench", dependencies: ["PubSubClient", "PubSubBroker", "BenchSupport"]),
         // Microbenchmarks of the SocketCluster wire model (frame parse + classify, serialize).
-        .executableTarget(name: "pubsub-microbench", dependencies: ["PubSubProtocol"]),
+        .executableTarget(name: "pubsub-microbench", dependencies: ["PubSubProtocol", "BenchSupport"]),
         // Microbenchmarks of the WebSocket core (frame codec, masking, UTF-8); run in release.
-        .executableTarget(name: "wirekit-microbench", dependencies: ["WireKit"]),
+        .executableTarget(name: "wirekit-microbench", dependencies: ["WireKit", "BenchSupport"]),
 
         .testTarget(name: "DigestsTests", dependencies: ["Digests"]),
         .testTarget(

@@ -1,45 +1,8 @@
-// Microbenchmarks of the SocketCluster wire model (PubSubProtocol): classifying received frames
+// Micro-benchmarks of the SocketCluster wire model (PubSubProtocol): classifying received frames
 // (JSON parse + packet classification) and serializing packets, small and large. Prints one
 // JSON line per benchmark. Run the release build: `swift run -c release pubsub-microbench`.
-import Dispatch
-import Foundation
+import BenchSupport
 import PubSubProtocol
-
-/// Command line: `[--seconds S]` (time per benchmark, default 1) and `[--filter TEXT]` (only the
-/// benchmarks whose name contains TEXT), e.g. to run one under valgrind.
-enum BenchSettings {
-    static let arguments = Array(CommandLine.arguments.dropFirst())
-    static let seconds: Double = value(after: "--seconds").flatMap(Double.init) ?? 1.0
-    static let filter: String? = value(after: "--filter")
-
-    static func value(after option: String) -> String? {
-        guard let index = arguments.firstIndex(of: option), index + 1 < arguments.count else { return nil }
-        return arguments[index + 1]
-    }
-
-    static func selects(_ name: String) -> Bool { filter.map { name.contains($0) } ?? true }
-}
-
-/// Runs `body` (which handles `bytesPerRun` bytes and `opsPerRun` operations) repeatedly for at
-/// least `seconds` after a warm-up, and prints the rates (GB/s = 1e9 bytes per second).
-func measure(_ name: String, bytesPerRun: Int, opsPerRun: Int, seconds: Double = BenchSettings.seconds, _ body: () -> Int) {
-    guard BenchSettings.selects(name) else { return }
-    var checksum = 0
-    for _ in 0..<3 { checksum &+= body() }
-    var runs = 0
-    let start = DispatchTime.now().uptimeNanoseconds
-    var elapsed: UInt64 = 0
-    repeat {
-        checksum &+= body()
-        runs += 1
-        elapsed = DispatchTime.now().uptimeNanoseconds - start
-    } while Double(elapsed) < seconds * 1e9
-    let secondsElapsed = Double(elapsed) / 1e9
-    let gbps = Double(bytesPerRun) * Double(runs) / secondsElapsed / 1e9
-    let ops = Double(opsPerRun) * Double(runs) / secondsElapsed
-    print(String(format: "{\"benchmark\":\"%@\",\"gb_per_s\":%.3f,\"ops_per_s\":%.0f,\"runs\":%d,\"checksum\":%d}",
-                 name, gbps, ops, runs, checksum))
-}
 
 let payload32 = String(repeating: "abcdefgh", count: 4)
 let payload4K = String(repeating: "The quick brown fox jumps over the lazy dog. ", count: 92).prefix(4096)
@@ -55,7 +18,7 @@ let frames: [(String, String)] = [
 
 for (name, text) in frames {
     let count = 1000
-    measure("parse_\(name)", bytesPerRun: text.utf8.count * count, opsPerRun: count) {
+    Microbenchmark.measure("parse_\(name)", bytesPerRun: text.utf8.count * count, opsPerRun: count) {
         var total = 0
         for _ in 0..<count {
             switch InboundFrame(text: text) {
@@ -80,7 +43,7 @@ let document: [UInt8] = {
     }
     return Array(("[" + parts.joined(separator: ",") + "]").utf8)
 }()
-measure("parse_json_1MiB_objects", bytesPerRun: document.count, opsPerRun: 1) {
+Microbenchmark.measure("parse_json_1MiB_objects", bytesPerRun: document.count, opsPerRun: 1) {
     do {
         return try JSONValue(parsing: document).arrayValue?.count ?? -1
     } catch {
@@ -96,7 +59,7 @@ let packets: [(String, Packet)] = [
 for (name, packet) in packets {
     let count = 1000
     let size = packet.serializedBytes().count
-    measure("serialize_\(name)", bytesPerRun: size * count, opsPerRun: count) {
+    Microbenchmark.measure("serialize_\(name)", bytesPerRun: size * count, opsPerRun: count) {
         var total = 0
         for _ in 0..<count { total &+= packet.serializedBytes().count }
         return total
@@ -108,6 +71,6 @@ do {
 } catch {
     fatalError("benchmark document does not parse: \(error)")
 }
-measure("serialize_json_1MiB_objects", bytesPerRun: document.count, opsPerRun: 1) {
+Microbenchmark.measure("serialize_json_1MiB_objects", bytesPerRun: document.count, opsPerRun: 1) {
     parsedDocument.serializedBytes().count
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import PubSubClient
+import BenchSupport
 
 /// `connections`: starts `connections` clients at once; each connects (SocketCluster handshake)
 /// and subscribes with an acknowledgement. The interval ends when every subscription is

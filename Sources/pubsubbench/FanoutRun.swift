@@ -1,5 +1,6 @@
 import Dispatch
 import PubSubClient
+import BenchSupport
 
 /// `publish-fanout`: `subscribers` clients subscribe to one channel; one more client publishes
 /// `count` publications with `window` in flight (`publishAck`). Each publication carries its

@@ -1,5 +1,6 @@
 import Dispatch
 import PubSubClient
+import BenchSupport
 
 /// `invoke-rtt` and `invoke-pipeline`: keeps `window` invokes of `echo` in flight on one
 /// connection until `count` answers are verified (each answer must equal its request's data).

@@ -5,6 +5,7 @@
 // Run the release build: `swift build -c release --product pubsubbench`.
 import Foundation
 import PubSubBroker
+import BenchSupport
 
 let options: PubSubBenchOptions
 do {

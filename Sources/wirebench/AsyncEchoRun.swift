@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WireKit
+import BenchSupport
 
 /// `rtt`, `pipeline` and `bulk` through WireKit's async/await API (`--api async`, not part of the
 /// contract): `connect()`, `send(text:)`/`send(bytes:)` and `for await` over `messages`, all

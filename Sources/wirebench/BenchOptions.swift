@@ -1,3 +1,5 @@
+import BenchSupport
+
 /// The command line of the benchmark contract:
 /// `--url URL --mode MODE [--count N] [--size BYTES] [--window W] [--connections C] [--binary]`,
 /// options in any order, unknown ones rejected.
@@ -27,60 +29,41 @@ struct BenchOptions: Sendable {
         case callbacks, async
     }
 
-    /// Why the command line was refused.
-    struct UsageError: Error, CustomStringConvertible {
-        var description: String
-    }
-
     static let usage = "usage: wirebench --url ws://HOST:PORT/ --mode rtt|pipeline|bulk|connections [--count N] [--size BYTES] [--window W] [--connections C] [--binary] [--api callbacks|async]"
 
     /// Parses `arguments` (without the program name).
-    init(arguments: [String]) throws(UsageError) {
+    init(arguments: [String]) throws(ArgumentReader.UsageError) {
         var seenMode = false
-        var index = 0
-        func value(_ name: String) throws(UsageError) -> String {
-            index += 1
-            guard index < arguments.count else { throw UsageError(description: "\(name) needs a value") }
-            return arguments[index]
-        }
-        func integer(_ name: String, minimum: Int) throws(UsageError) -> Int {
-            let text = try value(name)
-            guard let number = Int(text), number >= minimum else {
-                throw UsageError(description: "\(name) needs an integer >= \(minimum), got '\(text)'")
-            }
-            return number
-        }
-        while index < arguments.count {
-            let argument = arguments[index]
+        var reader = ArgumentReader(arguments)
+        while let argument = reader.nextOption() {
             switch argument {
-            case "--url": url = try value(argument)
+            case "--url": url = try reader.value(for: argument)
             case "--mode":
-                let text = try value(argument)
-                guard let parsed = Mode(rawValue: text) else { throw UsageError(description: "unknown mode '\(text)'") }
+                let text = try reader.value(for: argument)
+                guard let parsed = Mode(rawValue: text) else { throw ArgumentReader.UsageError("unknown mode '\(text)'") }
                 mode = parsed
                 seenMode = true
-            case "--count": count = try integer(argument, minimum: 1)
-            case "--size": size = try integer(argument, minimum: 0)
-            case "--window": window = try integer(argument, minimum: 1)
-            case "--connections": connections = try integer(argument, minimum: 1)
+            case "--count": count = try reader.integer(for: argument, minimum: 1)
+            case "--size": size = try reader.integer(for: argument, minimum: 0)
+            case "--window": window = try reader.integer(for: argument, minimum: 1)
+            case "--connections": connections = try reader.integer(for: argument, minimum: 1)
             case "--binary": binary = true
             case "--api":
-                let text = try value(argument)
-                guard let parsed = API(rawValue: text) else { throw UsageError(description: "unknown API '\(text)' (callbacks or async)") }
+                let text = try reader.value(for: argument)
+                guard let parsed = API(rawValue: text) else { throw ArgumentReader.UsageError("unknown API '\(text)' (callbacks or async)") }
                 api = parsed
-            default: throw UsageError(description: "unknown option '\(argument)'")
+            default: throw ArgumentReader.UsageError("unknown option '\(argument)'")
             }
-            index += 1
         }
-        guard !url.isEmpty else { throw UsageError(description: "--url is required") }
-        guard seenMode else { throw UsageError(description: "--mode is required") }
+        guard !url.isEmpty else { throw ArgumentReader.UsageError("--url is required") }
+        guard seenMode else { throw ArgumentReader.UsageError("--mode is required") }
         switch mode {
         case .rtt, .pipeline, .bulk:
-            guard count > 0 else { throw UsageError(description: "--count is required in \(mode.rawValue) mode") }
+            guard count > 0 else { throw ArgumentReader.UsageError("--count is required in \(mode.rawValue) mode") }
         case .connections:
-            guard connections > 0 else { throw UsageError(description: "--connections is required in connections mode") }
+            guard connections > 0 else { throw ArgumentReader.UsageError("--connections is required in connections mode") }
         }
-        if mode == .connections && api == .async { throw UsageError(description: "--api async covers rtt, pipeline and bulk") }
+        if mode == .connections && api == .async { throw ArgumentReader.UsageError("--api async covers rtt, pipeline and bulk") }
         if mode == .rtt { window = 1 }
         if mode == .bulk { binary = true }
     }

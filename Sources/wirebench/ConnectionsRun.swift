@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WireKit
+import BenchSupport
 
 /// `connections` mode: opens C WebSockets at once; each sends one message once open and verifies
 /// its echo. The interval ends when all C echoes are verified; then the peak RSS is read with all

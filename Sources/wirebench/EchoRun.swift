@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import WireKit
+import BenchSupport
 
 /// One connection running `rtt`, `pipeline` or `bulk`: keeps `window` messages in flight until
 /// `count` echoes are verified, through WireKit's callback API (`write` + `onText`/`onBinary`)

@@ -8,6 +8,7 @@ import Foundation
 #endif
 import Dispatch
 import WireKit
+import BenchSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

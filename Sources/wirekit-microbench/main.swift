@@ -1,34 +1,8 @@
 // Microbenchmarks of WireKit's sans-I/O core: frame decoding and encoding through the state
 // machine, unmasking and UTF-8 validation. Prints one JSON line per benchmark.
-// Run with `swift run -c release wirekit-microbench [name-filter]`.
-import Dispatch
-import Foundation
+// Run with `swift run -c release wirekit-microbench [--filter TEXT] [--seconds S]`.
+import BenchSupport
 import WireKit
-
-/// Runs `body` (which processes `bytesPerRun` bytes and `opsPerRun` operations) repeatedly for
-/// at least `seconds`, after a warm-up, and prints the rates.
-/// Only benchmarks whose name contains the first argument run, when one is given.
-let filter = CommandLine.arguments.dropFirst().first
-
-func measure(_ name: String, bytesPerRun: Int, opsPerRun: Int, seconds: Double = 1.0, _ body: () -> Int) {
-    if let filter, !name.contains(filter) { return }
-    var checksum = 0
-    for _ in 0..<3 { checksum &+= body() }
-    var runs = 0
-    let start = DispatchTime.now().uptimeNanoseconds
-    var elapsed: UInt64 = 0
-    repeat {
-        checksum &+= body()
-        runs += 1
-        elapsed = DispatchTime.now().uptimeNanoseconds - start
-    } while Double(elapsed) < seconds * 1e9
-    let secondsElapsed = Double(elapsed) / 1e9
-    let gbps = Double(bytesPerRun) * Double(runs) / secondsElapsed / 1e9
-    let ops = Double(opsPerRun) * Double(runs) / secondsElapsed
-    let line = String(format: "{\"benchmark\":\"%@\",\"gb_per_s\":%.3f,\"ops_per_s\":%.0f,\"runs\":%d,\"checksum\":%d}",
-                      name, gbps, ops, runs, checksum)
-    print(line)
-}
 
 let now = WebSocketInstant(nanoseconds: 1)
 
@@ -74,7 +48,7 @@ func decodeBenchmark(_ name: String, _ opcode: WebSocketOpcode, payloadSize: Int
     let payload = opcode == .text ? Array(text.utf8.prefix(payloadSize)) : (0..<payloadSize).map { UInt8(truncatingIfNeeded: $0) }
     let input = stream(opcode, payload: payload, count: framesPerRead, to: role)
     var machine = openMachine(role)
-    measure(name, bytesPerRun: input.count, opsPerRun: framesPerRead) {
+    Microbenchmark.measure(name, bytesPerRun: input.count, opsPerRun: framesPerRead) {
         var total = 0
         input.withUnsafeBytes { machine.receive($0, now: now) }
         while let event = machine.nextEvent() {
@@ -93,7 +67,7 @@ func encodeBenchmark(_ name: String, payloadSize: Int, framesPerRun: Int, role: 
     let payload = (0..<payloadSize).map { UInt8(truncatingIfNeeded: $0 % 64 + 32) }
     let string = String(decoding: payload, as: UTF8.self)
     var out: [UInt8] = []
-    measure(name, bytesPerRun: payloadSize * framesPerRun, opsPerRun: framesPerRun) {
+    Microbenchmark.measure(name, bytesPerRun: payloadSize * framesPerRun, opsPerRun: framesPerRun) {
         for _ in 0..<framesPerRun {
             do {
                 if text { try machine.sendText(string) } else { try machine.sendBinary(payload) }
@@ -120,7 +94,7 @@ encodeBenchmark("encode_4KiB_binary_client_masked", payloadSize: 4096, framesPer
 encodeBenchmark("encode_1MiB_binary_client_masked", payloadSize: 1 << 20, framesPerRun: 1, role: .client, text: false)
 
 var block = [UInt8](repeating: 0x5A, count: 1 << 20)
-measure("unmask_1MiB_in_place", bytesPerRun: block.count, opsPerRun: 1) {
+Microbenchmark.measure("unmask_1MiB_in_place", bytesPerRun: block.count, opsPerRun: 1) {
     block.withUnsafeMutableBytes { WebSocketMasking.apply(WebSocketMaskingKey(0x1234_5678), to: $0, phase: 1) }
     return Int(block[17])
 }
@@ -128,31 +102,16 @@ measure("unmask_1MiB_in_place", bytesPerRun: block.count, opsPerRun: 1) {
 let ascii = Array(String(repeating: "The quick brown fox jumps over the lazy dog. ", count: 23_302).utf8.prefix(1 << 20))
 let mixed = Array(String(repeating: "Grüße, κόσμε, 你好, 🙂 and some ASCII. ", count: 30_000).utf8.prefix(1 << 20 - 8))
 for (name, bytes) in [("utf8_validate_1MiB_ascii", ascii), ("utf8_validate_1MiB_mixed", mixed)] {
-    measure(name, bytesPerRun: bytes.count, opsPerRun: 1) {
+    Microbenchmark.measure(name, bytesPerRun: bytes.count, opsPerRun: 1) {
         var validator = UTF8Validator()
         return bytes.withUnsafeBytes { validator.validate($0) } ? validator.validatedCount : -1
     }
 }
 
-/// The physical reference's method (`xor_unmask.c` of the shared bench): unmask a 64 MiB buffer in
-/// place 15 times and report the median pass in GB/s, so the two figures compare like for like.
-func medianPassRate(_ name: String, bytes: Int, passes: Int = 15, _ body: () -> Void) {
-    if let filter, !name.contains(filter) { return }
-    var seconds: [Double] = []
-    for _ in 0..<passes {
-        let start = DispatchTime.now().uptimeNanoseconds
-        body()
-        seconds.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-    }
-    seconds.sort()
-    let rate = Double(bytes) / seconds[passes / 2] / 1e9
-    print(String(format: "{\"benchmark\":\"%@\",\"gb_per_s\":%.3f,\"bytes\":%d,\"passes\":%d}", name, rate, bytes, passes))
-}
-
-if filter.map({ "unmask_64MiB_in_place_median".contains($0) }) ?? true {
+if Microbenchmark.selects("unmask_64MiB_in_place_median") {
     var big = [UInt8](repeating: 0, count: 64 << 20)
     for i in big.indices { big[i] = UInt8(truncatingIfNeeded: i &* 31) }
-    medianPassRate("unmask_64MiB_in_place_median", bytes: big.count) {
+    Microbenchmark.medianPassRate("unmask_64MiB_in_place_median", bytes: big.count) {
         big.withUnsafeMutableBytes { WebSocketMasking.apply(WebSocketMaskingKey(0x37, 0xFA, 0x21, 0x3D), to: $0) }
     }
     // Keeps the passes from being optimized away.
@@ -161,7 +120,7 @@ if filter.map({ "unmask_64MiB_in_place_median".contains($0) }) ?? true {
 }
 
 let urlText = "ws://chat.example.com:8080/socketcluster/?token=abc"
-measure("url_parse", bytesPerRun: urlText.utf8.count * 1000, opsPerRun: 1000) {
+Microbenchmark.measure("url_parse", bytesPerRun: urlText.utf8.count * 1000, opsPerRun: 1000) {
     var total = 0
     for _ in 0..<1000 {
         do {

@@ -5,26 +5,28 @@ import Darwin
 #endif
 
 /// The result line (one JSON object, the last line of stdout) and the figures that go in it.
-/// Foundation-free on purpose: the `connections` mode reports this process's peak RSS, and
-/// loading Foundation alone would add ~7 MB to it.
-struct BenchReport {
+/// Foundation-free on purpose: `wirebench --mode connections` reports its process's peak RSS,
+/// and loading Foundation alone would add ~7 MB to it.
+public struct BenchReport: Sendable {
     private var fields: [(String, String)] = [("ok", "true")]
 
-    mutating func add(_ name: String, _ value: String) { fields.append((name, "\"\(value)\"")) }
-    mutating func add(_ name: String, _ value: Int) { fields.append((name, String(value))) }
-    mutating func add(_ name: String, _ value: Bool) { fields.append((name, value ? "true" : "false")) }
-    mutating func add(_ name: String, _ value: Double, decimals: Int = 1) {
+    public init() {}
+
+    public mutating func add(_ name: String, _ value: String) { fields.append((name, "\"\(value)\"")) }
+    public mutating func add(_ name: String, _ value: Int) { fields.append((name, String(value))) }
+    public mutating func add(_ name: String, _ value: Bool) { fields.append((name, value ? "true" : "false")) }
+    public mutating func add(_ name: String, _ value: Double, decimals: Int = 1) {
         fields.append((name, Self.format(value, decimals: decimals)))
     }
 
     /// Prints the line.
-    func print() {
+    public func print() {
         let body = fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",")
         Self.emit("{\(body)}\n", to: 1)
     }
 
     /// `value` with `decimals` digits after the point (plain JSON number).
-    static func format(_ value: Double, decimals: Int) -> String {
+    public static func format(_ value: Double, decimals: Int) -> String {
         guard value.isFinite else { return "0" }
         var scale: Int64 = 1
         for _ in 0..<decimals { scale *= 10 }
@@ -38,13 +40,13 @@ struct BenchReport {
 
     /// The `q` quantile (0...1) of `sorted` by nearest rank: position ceil(q × N), 1-based.
     /// `sorted` must not be empty.
-    static func nearestRank(_ sorted: [UInt64], _ q: Double) -> UInt64 {
+    public static func nearestRank(_ sorted: [UInt64], _ q: Double) -> UInt64 {
         let rank = Int((q * Double(sorted.count)).rounded(.up))
         return sorted[min(max(rank, 1), sorted.count) - 1]
     }
 
     /// Peak resident memory of this process (`VmHWM` in `/proc/self/status`), in KiB; 0 if unknown.
-    static func peakResidentKiB() -> Int {
+    public static func peakResidentKiB() -> Int {
         let fd = open("/proc/self/status", O_RDONLY)
         guard fd >= 0 else { return 0 }
         defer { close(fd) }
@@ -59,7 +61,7 @@ struct BenchReport {
     }
 
     /// Writes `text` to file descriptor `fd` (1 stdout, 2 stderr).
-    static func emit(_ text: String, to fd: Int32) {
+    public static func emit(_ text: String, to fd: Int32) {
         var text = text
         text.withUTF8 { bytes in
             var offset = 0
@@ -71,9 +73,14 @@ struct BenchReport {
         }
     }
 
+    /// The running executable's name, for messages.
+    public static var program: String {
+        CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? Substring($0)) } ?? "bench"
+    }
+
     /// Reports a failure on stderr and as `{"ok":false,...}`, then exits with status 1.
-    static func fail(_ message: String) -> Never {
-        emit("wirebench: \(message)\n", to: 2)
+    public static func fail(_ message: String) -> Never {
+        emit("\(program): \(message)\n", to: 2)
         var escaped = ""
         for character in message {
             switch character {
