@@ -1,3 +1,4 @@
+import BenchSupport
 import PubSubClient
 
 /// The 16 payload strings (pattern `i mod 16` for message `i`, byte `j` of pattern `k` is
@@ -7,9 +8,7 @@ struct Payloads: Sendable {
     let values: [JSONValue]
 
     init(size: Int) {
-        var sequence = [UInt8](repeating: 0, count: size + 16)
-        for j in sequence.indices { sequence[j] = UInt8(ascii: "a") &+ UInt8(j % 26) }
-        strings = (0..<16).map { k in String(decoding: sequence[k..<(k + size)], as: UTF8.self) }
+        strings = ContractPatterns.make(size: size, binary: false).map { String(decoding: $0, as: UTF8.self) }
         values = strings.map { JSONValue.string($0) }
     }
 }
