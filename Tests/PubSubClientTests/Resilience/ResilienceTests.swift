@@ -38,7 +38,6 @@ final class ResilienceTests: XCTestCase {
             XCTFail("\(publications.outstanding) publications made after the resubscription never arrived", file: file, line: line)
         }
         XCTAssertEqual(publications.violations(), [], file: file, line: line)
-
         XCTAssertEqual(calls.violations(), [], file: file, line: line)
     }
 
