@@ -19,13 +19,20 @@ struct BenchOptions: Sendable {
     var connections = 0
     /// Binary messages instead of text (`bulk` is always binary).
     var binary = false
+    /// Which WireKit API drives the run: `callbacks` (default) or `async` (our own option, not
+    /// part of the contract; rtt, pipeline and bulk only).
+    var api = API.callbacks
+
+    enum API: String, Sendable {
+        case callbacks, async
+    }
 
     /// Why the command line was refused.
     struct UsageError: Error, CustomStringConvertible {
         var description: String
     }
 
-    static let usage = "usage: wirebench --url ws://HOST:PORT/ --mode rtt|pipeline|bulk|connections [--count N] [--size BYTES] [--window W] [--connections C] [--binary]"
+    static let usage = "usage: wirebench --url ws://HOST:PORT/ --mode rtt|pipeline|bulk|connections [--count N] [--size BYTES] [--window W] [--connections C] [--binary] [--api callbacks|async]"
 
     /// Parses `arguments` (without the program name).
     init(arguments: [String]) throws(UsageError) {
@@ -57,6 +64,10 @@ struct BenchOptions: Sendable {
             case "--window": window = try integer(argument, minimum: 1)
             case "--connections": connections = try integer(argument, minimum: 1)
             case "--binary": binary = true
+            case "--api":
+                let text = try value(argument)
+                guard let parsed = API(rawValue: text) else { throw UsageError(description: "unknown API '\(text)' (callbacks or async)") }
+                api = parsed
             default: throw UsageError(description: "unknown option '\(argument)'")
             }
             index += 1
@@ -69,6 +80,7 @@ struct BenchOptions: Sendable {
         case .connections:
             guard connections > 0 else { throw UsageError(description: "--connections is required in connections mode") }
         }
+        if mode == .connections && api == .async { throw UsageError(description: "--api async covers rtt, pipeline and bulk") }
         if mode == .rtt { window = 1 }
         if mode == .bulk { binary = true }
     }

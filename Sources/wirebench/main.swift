@@ -6,6 +6,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Dispatch
 import WireKit
 #if canImport(Glibc)
 import Glibc
@@ -22,15 +23,32 @@ do {
 }
 
 let report: BenchReport
-switch options.mode {
-case .rtt, .pipeline, .bulk:
+switch (options.mode, options.api) {
+case (.rtt, .callbacks), (.pipeline, .callbacks), (.bulk, .callbacks):
     do {
         report = try EchoRun(options: options).run()
     } catch {
         BenchReport.fail("\(error)")
     }
-case .connections:
+case (.rtt, .async), (.pipeline, .async), (.bulk, .async):
+    // Detached: top-level code is on the main actor, whose thread waits on the semaphore.
+    let box = ReportBox()
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+        box.report = await AsyncEchoRun.run(options: options)
+        done.signal()
+    }
+    done.wait()
+    guard let result = box.report else { BenchReport.fail("the async run produced no result") }
+    report = result
+case (.connections, _):
     report = ConnectionsRun(options: options).run()
 }
 report.print()
 exit(0)
+
+/// Carries the async run's result to the main thread. `@unchecked Sendable`: written once by the
+/// task before it signals the semaphore the main thread waits on.
+final class ReportBox: @unchecked Sendable {
+    var report: BenchReport?
+}

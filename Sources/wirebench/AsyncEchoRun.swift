@@ -1,0 +1,86 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import WireKit
+
+/// `rtt`, `pipeline` and `bulk` through WireKit's async/await API (`--api async`, not part of the
+/// contract): `connect()`, `send(text:)`/`send(bytes:)` and `for await` over `messages`, all
+/// from one task. Same payloads, verification and timing as `EchoRun`.
+enum AsyncEchoRun {
+    static func run(options: BenchOptions) async -> BenchReport {
+        let patterns = PayloadPatterns(size: options.size, binary: options.binary)
+        let socket: WebSocket
+        do {
+            socket = try WebSocket(url: options.url, options: WebSocketOptions(maxMessageSize: max(options.size, 1 << 20) + 1024))
+            try await socket.connect()
+        } catch {
+            BenchReport.fail("connect: \(error)")
+        }
+        var latencies = options.mode == .rtt ? [UInt64](repeating: 0, count: options.count) : []
+        var sent = 0
+        var verified = 0
+
+        func sendNext() async {
+            let k = sent & 15
+            if options.mode == .rtt { latencies[sent] = BenchClock.now() }
+            sent += 1
+            do {
+                if patterns.binary {
+                    try await socket.send(bytes: patterns.bytes[k])
+                } else {
+                    try await socket.send(text: patterns.strings[k])
+                }
+            } catch {
+                BenchReport.fail("send \(sent - 1) failed: \(error)")
+            }
+        }
+
+        let start = BenchClock.now()
+        var end = start
+        for _ in 0..<min(options.window, options.count) { await sendNext() }
+        for await message in socket.messages {
+            let index = verified
+            let matches: Bool
+            switch message {
+            case .text(var text):
+                matches = !patterns.binary && text.withUTF8 { patterns.matches(UnsafeRawBufferPointer($0), pattern: index & 15) }
+            case .binary(let data):
+                matches = patterns.binary && data.withUnsafeBytes { patterns.matches($0, pattern: index & 15) }
+            }
+            guard matches else { BenchReport.fail("echo \(index) differs from message \(index) or has the wrong type") }
+            verified += 1
+            if options.mode == .rtt { latencies[index] = BenchClock.now() &- latencies[index] }
+            if verified == options.count {
+                end = BenchClock.now()
+                break
+            }
+            if sent < options.count { await sendNext() }
+        }
+        guard verified == options.count else {
+            BenchReport.fail("connection closed after \(verified) of \(options.count) echoes")
+        }
+        await socket.close()
+
+        let seconds = Double(end &- start) / 1e9
+        var report = BenchReport()
+        report.add("mode", options.mode.rawValue)
+        report.add("client", "wirekit-async")
+        report.add("msgs_per_s", Double(options.count) / seconds)
+        if options.mode == .rtt {
+            let sorted = latencies.sorted()
+            report.add("p50_us", Double(BenchReport.nearestRank(sorted, 0.50)) / 1000, decimals: 2)
+            report.add("p99_us", Double(BenchReport.nearestRank(sorted, 0.99)) / 1000, decimals: 2)
+        }
+        if options.mode == .bulk {
+            report.add("MB_per_s", Double(options.count) * Double(options.size) / seconds / 1e6)
+        }
+        report.add("elapsed_s", seconds, decimals: 6)
+        report.add("count", options.count)
+        report.add("size", options.size)
+        report.add("window", options.window)
+        report.add("binary", options.binary)
+        return report
+    }
+}
