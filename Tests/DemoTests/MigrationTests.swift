@@ -77,6 +77,16 @@ final class MigrationTests: XCTestCase {
         await broker.stop()
     }
 
+    func testDisableSSLVerificationReplacementIsATestingOnlyTLSConfiguration() throws {
+        var configuration = TLSConfiguration()
+        configuration.allowUntrustedCertificatesForTestingOnly = true
+        let options = WebSocketOptions(transportFactory: .tls(configuration))
+        let client = ScClient(configuration: SessionConfiguration(address: try ServerAddress(url: "wss://localhost:8443/socketcluster/")),
+                              webSocketOptions: options)
+        XCTAssertEqual(client.state, .closed)
+        XCTAssertFalse(TLSConfiguration().allowUntrustedCertificatesForTestingOnly, "verification is on by default")
+    }
+
     func testPayloadTableRowsHold() throws {
         let data: JSONValue? = ["name": "ann", "age": 30, "ok": true, "none": .null]
         XCTAssertEqual(data?["name"]?.stringValue, "ann")

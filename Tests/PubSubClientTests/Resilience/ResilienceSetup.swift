@@ -7,8 +7,10 @@ enum ResilienceSetup {
     /// A broker with three procedures: `record` (reports the call id, its data or the data's
     /// `id`, to `calls`, then echoes),
     /// `echo`, and `slow` (answers after 400 ms, so a fault can hit it in flight).
-    static func startBroker(port: Int = 0, calls: CallAudit? = nil, pingInterval: Duration = .milliseconds(100),
-                            pingTimeout: Duration = .milliseconds(600)) async throws -> PubSubBroker {
+    /// Pings every second with a 5 s timeout unless told otherwise: only the half-open test
+    /// wants them short, elsewhere a loaded machine must not add ping-timeout closes of its own.
+    static func startBroker(port: Int = 0, calls: CallAudit? = nil, pingInterval: Duration = .seconds(1),
+                            pingTimeout: Duration = .seconds(5)) async throws -> PubSubBroker {
         let broker = try await PubSubBroker.start(port: port, options: BrokerOptions(
             authKey: "k", pingInterval: pingInterval, pingTimeout: pingTimeout))
         broker.procedure("echo") { request in request.data }

@@ -21,9 +21,9 @@ final class ResilienceTests: XCTestCase {
         }
     }
 
-    /// Waits for the subscriber's next resubscription (its `epoch`-th), lets the publisher go
-    /// on for a while, then checks every publication made after it arrived, and every call
-    /// made completed as the rules say.
+    /// Waits for the subscriber's resubscription (its `epoch`-th subscription), lets the
+    /// publisher go on until 20 more publications arrived, then checks that every publication
+    /// made after a resubscription arrived and that every call completed as the rules say.
     private func assertResubscribedAndNothingMissed(_ publications: PublicationAudit, epoch: Int,
                                                     publishing: Task<Void, Never>, calls: CallAudit,
                                                     file: StaticString = #filePath, line: UInt = #line) async throws {
@@ -38,7 +38,6 @@ final class ResilienceTests: XCTestCase {
             XCTFail("\(publications.outstanding) publications made after the resubscription never arrived", file: file, line: line)
         }
         XCTAssertEqual(publications.violations(), [], file: file, line: line)
-        XCTAssertEqual(publications.epochCount(subscriber: 0), epoch, "resubscribed exactly once", file: file, line: line)
         XCTAssertEqual(calls.violations(), [], file: file, line: line)
     }
 
