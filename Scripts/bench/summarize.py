@@ -82,17 +82,17 @@ def main():
             for client in clients:
                 w = data["results"][client]["workloads"].get(workload) or {}
                 rss = statistics.median([r["client"]["rss_kib"] for r in w.get("run_records", []) if r.get("rc") == 0] or [0])
-                row.append(f"{fmt(rss / 1024, 1)} MB")
+                row.append(f"{fmt(rss, 0)} KiB")
             print("| ↳ peak RSS with 1000 open (rss_kib, median) | " + " | ".join(row) + " |")
     print()
-    print("| workload | client CPU µs per message (whole process): " + " | ".join(clients) + " |")
-    print("|" + "---|" * 2)
+    print("| client CPU µs per message (whole process) | " + " | ".join(clients) + " |")
+    print("|" + "---|" * (len(clients) + 1))
     for workload, title, metric, unit in WORKLOADS:
         row = []
         for client in clients:
             w = data["results"][client]["workloads"].get(workload) or {}
             row.append(fmt(w.get("client_cpu_us_per_msg"), 1))
-        print(f"| {workload} | " + " / ".join(row) + " |")
+        print(f"| {workload} | " + " | ".join(row) + " |")
     print()
 
     print(f"Ratios of {ours} against the best peer (paired rep by rep: median [min..max]); > 1 is better for {ours}:")
