@@ -1,5 +1,9 @@
 import Digests
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A public-key pin: the SHA-256 of a certificate's DER SubjectPublicKeyInfo, written like HPKP
 /// pins as `sha256/<base64>`. Pinning a key (rather than a certificate) survives renewals that

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The identity a TLS server presents: its certificate chain and private key, both PEM.
 public struct TLSServerConfiguration: Sendable, Hashable {
@@ -30,7 +34,7 @@ public struct TLSServerConfiguration: Sendable, Hashable {
         do {
             return try String(contentsOf: url, encoding: .utf8)
         } catch {
-            throw .invalidConfiguration(reason: "cannot read \(url.path): \(error.localizedDescription)")
+            throw .invalidConfiguration(reason: "cannot read \(url.path): \(error)")
         }
     }
 }

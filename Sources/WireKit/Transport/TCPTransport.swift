@@ -132,8 +132,30 @@ public final class TCPTransport: Transport, @unchecked Sendable {
 
     public func write(_ bytes: [UInt8]) {
         guard !bytes.isEmpty, acceptsWrites else { return }
+        var sent = 0
+        if state == .open, writeSource == nil, pendingHead == pending.count, fd >= 0 {
+            // Nothing queued: hand the bytes to the kernel straight from the caller's array,
+            // and queue only what it did not take.
+            sent = bytes.withUnsafeBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                var done = 0
+                while done < raw.count {
+                    let n = Glibc_send(fd, base + done, raw.count - done, POSIXSocket.sendFlags)
+                    if n > 0 {
+                        done += n
+                    } else if n < 0 && errno == EINTR {
+                        continue
+                    } else {
+                        break // EAGAIN or a failure: the queued path below reports it.
+                    }
+                }
+                return done
+            }
+            if sent == bytes.count { return }
+        }
         pending.append(bytes)
-        bufferedAmount += bytes.count
+        if pending.count - pendingHead == 1 { pendingOffset = sent }
+        bufferedAmount += bytes.count - sent
         if state == .open, writeSource == nil { flush() }
     }
 
@@ -546,6 +568,14 @@ private final class DescriptorCloser: @unchecked Sendable {
     return Glibc.close(fd)
     #else
     return Darwin.close(fd)
+    #endif
+}
+
+@inline(__always) private func Glibc_send(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int, _ flags: Int32) -> Int {
+    #if canImport(Glibc)
+    return Glibc.send(fd, buffer, count, flags)
+    #else
+    return Darwin.send(fd, buffer, count, flags)
     #endif
 }
 
