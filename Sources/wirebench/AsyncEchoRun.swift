@@ -64,24 +64,6 @@ enum AsyncEchoRun {
         }
         await socket.close()
 
-        let seconds = Double(end &- start) / 1e9
-        var report = BenchReport()
-        report.add("mode", options.mode.rawValue)
-        report.add("client", "wirekit-async")
-        report.add("msgs_per_s", Double(options.count) / seconds)
-        if options.mode == .rtt {
-            let sorted = latencies.sorted()
-            report.add("p50_us", Double(BenchReport.nearestRank(sorted, 0.50)) / 1000, decimals: 2)
-            report.add("p99_us", Double(BenchReport.nearestRank(sorted, 0.99)) / 1000, decimals: 2)
-        }
-        if options.mode == .bulk {
-            report.add("MB_per_s", Double(options.count) * Double(options.size) / seconds / 1e6)
-        }
-        report.add("elapsed_s", seconds, decimals: 6)
-        report.add("count", options.count)
-        report.add("size", options.size)
-        report.add("window", options.window)
-        report.add("binary", options.binary)
-        return report
+        return .echo(options: options, client: "wirekit-async", start: start, end: end, latencies: latencies)
     }
 }
