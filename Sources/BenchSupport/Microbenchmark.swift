@@ -4,6 +4,44 @@
 public enum Microbenchmark {
     private static let arguments = Array(CommandLine.arguments.dropFirst())
 
+    /// The usage text of a micro-benchmark executable that `describes` what it measures.
+    public static func usage(describing what: String) -> String {
+        let program = BenchReport.program
+        return """
+            usage: \(program) [--filter TEXT | TEXT] [--seconds S]
+            \(what); one JSON line per benchmark on standard output.
+              --filter TEXT   only the benchmarks whose name contains TEXT (a lone argument works too)
+              --seconds S     time per benchmark after its warm-up, in seconds (default 1)
+              -h, --help      this text
+            exit status: 0 done, 2 usage error
+            """
+    }
+
+    /// Checks the command line before any benchmark runs: answers `--help`, refuses unknown
+    /// options and bad values (exit 2).
+    public static func checkCommandLine(usage: String) {
+        CommandLineManners.answerHelp(arguments, usage: usage)
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            switch argument {
+            case "--seconds", "--filter":
+                guard index + 1 < arguments.count else { CommandLineManners.refuse("\(argument) needs a value") }
+                if argument == "--seconds" {
+                    guard let seconds = Double(arguments[index + 1]), seconds > 0 else {
+                        CommandLineManners.refuse("--seconds needs a positive number, got '\(arguments[index + 1])'")
+                    }
+                }
+                index += 2
+            default:
+                guard !argument.hasPrefix("-"), arguments.count == 1 else {
+                    CommandLineManners.refuse("unknown option '\(argument)'")
+                }
+                index += 1
+            }
+        }
+    }
+
     /// Seconds each `measure` runs (after its warm-up).
     public static let seconds: Double = value(after: "--seconds").flatMap(Double.init) ?? 1.0
     /// Only benchmarks whose name contains this run.

@@ -16,32 +16,35 @@ enum Command: Equatable {
                demo chat --url URL --name NAME [--room ROOM] [--timeout SECONDS]
                                                       an interactive chat (room "lobby", connect and answer
                                                       timeout 10 s by default); /quit leaves
+               demo -h | --help                       this text
+        exit status: 0 success, 1 failure (the story went wrong, the broker could not listen, the chat
+                     could not connect or was disconnected), 2 usage error
         """
+
+    /// The line printed after a usage error.
+    static let hint = "Run 'demo --help' for usage."
 
     /// Parses the arguments after the program name. Options take their value as the next
     /// argument or after `=` (`--port 8000`, `--port=8000`); flags (`--trace`) take none.
     init(arguments: [String]) throws(UsageError) {
+        if arguments.contains(where: { $0 == "-h" || $0 == "--help" }) || arguments == ["help"] {
+            self = .help
+            return
+        }
         var arguments = arguments
-        if arguments.first.map({ $0.hasPrefix("--") && $0 != "--help" }) ?? true {
+        if arguments.first.map({ $0.hasPrefix("-") }) ?? true {
             arguments.insert("story", at: 0)
         }
         let first = arguments[0]
-        var options = try Self.options(Array(arguments.dropFirst()), command: first)
+        guard let known = Self.optionsTaken[first] else { throw UsageError("unknown command \(first)") }
+        var options = try Self.options(Array(arguments.dropFirst()), command: first, known: known)
         switch first {
-        case "-h", "--help", "help":
-            self = .help
-            return
-        case "story":
-            let trace = options.removeValue(forKey: "trace") != nil
-            try Self.rejectUnknown(options, command: first)
-            self = .story(trace: trace)
         case "broker":
             let host = options.removeValue(forKey: "host") ?? "127.0.0.1"
             let portText = options.removeValue(forKey: "port") ?? "8000"
             guard let port = Int(portText), (0...65_535).contains(port) else {
                 throw UsageError("--port must be a number from 0 to 65535, not \(portText)")
             }
-            try Self.rejectUnknown(options, command: first)
             self = .broker(host: host, port: port)
         case "chat":
             guard let url = options.removeValue(forKey: "url") else { throw UsageError("demo chat needs --url") }
@@ -53,17 +56,22 @@ enum Command: Equatable {
             guard let timeout = Int(timeoutText), (1...3_600).contains(timeout) else {
                 throw UsageError("--timeout must be a number of seconds from 1 to 3600, not \(timeoutText)")
             }
-            try Self.rejectUnknown(options, command: first)
             self = .chat(url: url, name: name, room: room, timeout: timeout)
         default:
-            throw UsageError("unknown command \(first)")
+            self = .story(trace: options.removeValue(forKey: "trace") != nil)
         }
     }
 
-    /// Options that take no value.
-    private static let flags: Set<String> = ["trace"]
+    /// The options each command takes, and whether each takes a value.
+    private static let optionsTaken: [String: [String: Bool]] = [
+        "story": ["trace": false],
+        "broker": ["host": true, "port": true],
+        "chat": ["url": true, "name": true, "room": true, "timeout": true],
+    ]
 
-    private static func options(_ arguments: [String], command: String) throws(UsageError) -> [String: String] {
+    private static func options(
+        _ arguments: [String], command: String, known: [String: Bool]
+    ) throws(UsageError) -> [String: String] {
         var options: [String: String] = [:]
         var index = 0
         while index < arguments.count {
@@ -72,12 +80,15 @@ enum Command: Equatable {
                 throw UsageError("unexpected argument \(argument) for \(command)")
             }
             let body = argument.dropFirst(2)
-            if Self.flags.contains(String(body)) {
-                options[String(body)] = ""
-            } else if let equals = body.firstIndex(of: "=") {
-                options[String(body[..<equals])] = String(body[body.index(after: equals)...])
+            let name = String(body.prefix { $0 != "=" })
+            guard let takesValue = known[name] else { throw UsageError("unknown option --\(name) for \(command)") }
+            if !takesValue {
+                guard name.count == body.count else { throw UsageError("--\(name) takes no value") }
+                options[name] = ""
+            } else if name.count < body.count {
+                options[name] = String(body.dropFirst(name.count + 1))
             } else if index + 1 < arguments.count {
-                options[String(body)] = arguments[index + 1]
+                options[name] = arguments[index + 1]
                 index += 1
             } else {
                 throw UsageError("\(argument) needs a value")
@@ -85,10 +96,6 @@ enum Command: Equatable {
             index += 1
         }
         return options
-    }
-
-    private static func rejectUnknown(_ options: [String: String], command: String) throws(UsageError) {
-        if let name = options.keys.sorted().first { throw UsageError("unknown option --\(name) for \(command)") }
     }
 }
 

@@ -9,7 +9,7 @@ enum Demo {
             command = try Command(arguments: Array(CommandLine.arguments.dropFirst()))
         } catch {
             Output.error("demo: \(error)")
-            Output.error(Command.usage)
+            Output.error(Command.hint)
             exit(2)
         }
         switch command {

@@ -4,6 +4,8 @@
 import BenchSupport
 import PubSubProtocol
 
+Microbenchmark.checkCommandLine(usage: Microbenchmark.usage(describing: "Micro-benchmarks of the SocketCluster wire model: frame parse and classification, packet and JSON serialization"))
+
 let payload32 = String(repeating: "abcdefgh", count: 4)
 let payload4K = String(repeating: "The quick brown fox jumps over the lazy dog. ", count: 92).prefix(4096)
 

@@ -29,7 +29,23 @@ struct BenchOptions: Sendable {
         case callbacks, async
     }
 
-    static let usage = "usage: wirebench --url ws://HOST:PORT/ --mode rtt|pipeline|bulk|connections [--count N] [--size BYTES] [--window W] [--connections C] [--binary] [--api callbacks|async]"
+    static let usage = """
+        usage: wirebench --url ws://HOST:PORT/ --mode rtt|pipeline|bulk|connections [--count N] [--size BYTES]
+                         [--window W] [--connections C] [--binary] [--api callbacks|async]
+        A WireKit client following the shared benchmark contract: sends to an echo server, checks
+        every echo byte for byte, prints one JSON line of results on standard output.
+          --url URL          the echo server (ws:// or wss://)
+          --mode MODE        rtt (one message in flight), pipeline (W in flight), bulk (binary, W in
+                             flight), connections (open C connections, then close them)
+          --count N          messages to send (rtt, pipeline, bulk)
+          --size BYTES       payload size of every message (default 0)
+          --window W         messages in flight (pipeline, bulk; default 1)
+          --connections C    connections to open (connections mode)
+          --binary           binary messages instead of text (bulk is always binary)
+          --api API          callbacks (default) or async: which WireKit API drives rtt, pipeline, bulk
+          -h, --help         this text
+        \(CommandLineManners.benchmarkExitStatuses)
+        """
 
     /// Parses `arguments` (without the program name).
     init(arguments: [String]) throws(ArgumentReader.UsageError) {

@@ -15,12 +15,13 @@ import Glibc
 import Darwin
 #endif
 
+let arguments = Array(CommandLine.arguments.dropFirst())
+CommandLineManners.answerHelp(arguments, usage: BenchOptions.usage)
 let options: BenchOptions
 do {
-    options = try BenchOptions(arguments: Array(CommandLine.arguments.dropFirst()))
+    options = try BenchOptions(arguments: arguments)
 } catch {
-    BenchReport.emit("wirebench: \(error)\n\(BenchOptions.usage)\n", to: 2)
-    exit(2)
+    CommandLineManners.refuse("\(error)")
 }
 
 let report: BenchReport

@@ -4,6 +4,8 @@
 import BenchSupport
 import WireKit
 
+Microbenchmark.checkCommandLine(usage: Microbenchmark.usage(describing: "Micro-benchmarks of WireKit's sans-I/O core: frame decode and encode, unmasking, UTF-8 validation, URL parsing"))
+
 let now = WebSocketInstant(nanoseconds: 1)
 
 /// A state machine past its handshake, in the given role.

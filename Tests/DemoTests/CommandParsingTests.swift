@@ -11,6 +11,24 @@ final class CommandParsingTests: XCTestCase {
         XCTAssertEqual(try Command(arguments: ["--help"]), .help)
     }
 
+    func testHelpAnywhereIsHelp() throws {
+        for arguments in [["-h"], ["help"], ["chat", "--help"], ["broker", "--port", "1", "-h"], ["--trace", "--help"]] {
+            XCTAssertEqual(try Command(arguments: arguments), .help, "\(arguments)")
+        }
+    }
+
+    func testUnknownOptionsAreNamedNotTakenForValues() {
+        XCTAssertThrowsError(try Command(arguments: ["--bogus"])) { error in
+            XCTAssertEqual("\(error)", "unknown option --bogus for story")
+        }
+        XCTAssertThrowsError(try Command(arguments: ["chat", "--url", "ws://h/", "--nmae", "ann"])) { error in
+            XCTAssertEqual("\(error)", "unknown option --nmae for chat")
+        }
+        XCTAssertThrowsError(try Command(arguments: ["--trace=yes"])) { error in
+            XCTAssertEqual("\(error)", "--trace takes no value")
+        }
+    }
+
     func testBrokerTakesHostAndPortInBothSpellings() throws {
         XCTAssertEqual(try Command(arguments: ["broker"]), .broker(host: "127.0.0.1", port: 8000))
         XCTAssertEqual(try Command(arguments: ["broker", "--port", "0", "--host=0.0.0.0"]), .broker(host: "0.0.0.0", port: 0))

@@ -169,10 +169,11 @@ final class DemoChatTests: XCTestCase {
         XCTAssertEqual(first.waitForExit(), 0)
     }
 
-    func testUnknownCommandPrintsUsageAndExitsTwo() throws {
+    func testUnknownCommandPrintsOneLineAndTheHintAndExitsTwo() throws {
         let demo = try DemoProcess(["dance"])
         XCTAssertEqual(demo.waitForExit(), 2)
-        XCTAssertTrue(demo.stderr.hasPrefix("demo: unknown command dance\nusage: demo"), demo.stderr)
+        XCTAssertEqual(demo.stderr, "demo: unknown command dance\nRun 'demo --help' for usage.\n")
+        XCTAssertEqual(demo.stdout, "")
     }
 
     private static func lines(_ text: String) -> [Substring] {

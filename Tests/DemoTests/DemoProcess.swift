@@ -13,9 +13,9 @@ final class DemoProcess: @unchecked Sendable {
     private var stderrBytes = Data()
     private var streamsAtEOF = 0
 
-    /// Starts `demo` with `arguments`.
-    init(_ arguments: [String]) throws {
-        process.executableURL = try DemoProcess.executable()
+    /// Starts `demo` (or another executable product of the package, `executable`) with `arguments`.
+    init(_ arguments: [String], executable: String = "demo") throws {
+        process.executableURL = try DemoProcess.executable(named: executable)
         process.arguments = arguments
         process.standardInput = input
         process.standardOutput = output
@@ -99,10 +99,10 @@ final class DemoProcess: @unchecked Sendable {
         return process.terminationStatus
     }
 
-    /// Where the `demo` executable is: next to the test bundle (the build products directory,
-    /// `.build/<triple>/debug` on Linux). `swift build --build-tests` and `swift test` build it
-    /// because DemoTests depends on the `demo` target.
-    static func executable() throws -> URL {
+    /// Where the executable `name` is: next to the test bundle (the build products directory,
+    /// `.build/<triple>/debug` on Linux). `swift build --build-tests` and `swift test` build
+    /// `demo` because DemoTests depends on its target; the other executables `swift build` builds.
+    static func executable(named name: String = "demo") throws -> URL {
         let bundle = Bundle(for: DemoProcess.self).bundleURL
         var candidates = [bundle.deletingLastPathComponent(), Bundle.main.bundleURL,
                           URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent()]
@@ -111,15 +111,16 @@ final class DemoProcess: @unchecked Sendable {
             .deletingLastPathComponent()
         candidates.append(root.appendingPathComponent(".build/debug"))
         for directory in candidates {
-            let candidate = directory.appendingPathComponent("demo")
+            let candidate = directory.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
-        throw MissingExecutable(searched: candidates.map(\.path))
+        throw MissingExecutable(name: name, searched: candidates.map(\.path))
     }
 }
 
-/// The `demo` executable is not where the build puts it.
+/// An executable of the package is not where the build puts it.
 struct MissingExecutable: Error, CustomStringConvertible {
+    var name: String
     var searched: [String]
-    var description: String { "the demo executable was not found in \(searched); run `swift build`" }
+    var description: String { "the \(name) executable was not found in \(searched); run `swift build`" }
 }
