@@ -1,0 +1,31 @@
+/// One thing the library reports: its level, subsystem, message and metadata (connection id,
+/// socket id, close code...), and where in the library's source it was logged.
+public struct LogRecord: Sendable, Equatable, CustomStringConvertible {
+    public var level: LogLevel
+    public var subsystem: LogSubsystem
+    public var message: String
+    /// Key-value context, for example `["connection": "17", "code": "1002"]`.
+    public var metadata: [String: String]
+    /// The library source file (`#fileID`) and line that logged it.
+    public var file: String
+    public var line: Int
+
+    public init(
+        level: LogLevel, subsystem: LogSubsystem, message: String, metadata: [String: String] = [:],
+        file: String = #fileID, line: Int = #line
+    ) {
+        self.level = level
+        self.subsystem = subsystem
+        self.message = message
+        self.metadata = metadata
+        self.file = file
+        self.line = line
+    }
+
+    /// `level subsystem: message key=value ...`, metadata sorted by key.
+    public var description: String {
+        var text = "\(level) \(subsystem): \(message)"
+        for key in metadata.keys.sorted() { text += " \(key)=\(metadata[key] ?? "")" }
+        return text
+    }
+}
