@@ -12,12 +12,15 @@ public struct BrokerSocket: Sendable, Hashable, CustomStringConvertible {
         self.engine = engine
     }
 
+    /// Whether both handles are on the same connection of the same broker.
     public static func == (lhs: BrokerSocket, rhs: BrokerSocket) -> Bool {
         lhs.connection == rhs.connection && lhs.engine === rhs.engine
     }
 
+    /// Hashes the connection the handle is on.
     public func hash(into hasher: inout Hasher) { hasher.combine(connection) }
 
+    /// `BrokerSocket(` and the socket id.
     public var description: String { "BrokerSocket(\(id))" }
 
     /// The socket's current state; `nil` once it has closed.

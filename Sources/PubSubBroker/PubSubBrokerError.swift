@@ -13,6 +13,7 @@ public enum PubSubBrokerError: Error, Sendable, Equatable, LocalizedError, Custo
     /// The TLS certificate chain or key could not be loaded (or TLS is unavailable).
     case tlsSetupFailed(reason: String)
 
+    /// What failed, in words.
     public var description: String {
         switch self {
         case .socketNotOpen(let id):
@@ -28,5 +29,6 @@ public enum PubSubBrokerError: Error, Sendable, Equatable, LocalizedError, Custo
         }
     }
 
+    /// The same text as ``description``, for `LocalizedError`.
     public var errorDescription: String? { description }
 }

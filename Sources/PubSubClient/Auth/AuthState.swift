@@ -1,6 +1,8 @@
 /// Whether the socket is authenticated (spec §7.1).
 public enum AuthState: String, Sendable, Hashable {
+    /// The server accepted a token; ``AuthStatus/token`` holds its claims.
     case authenticated
+    /// No valid token.
     case unauthenticated
 }
 

@@ -6,7 +6,9 @@ public struct CallID: Sendable, Hashable, Comparable, CustomStringConvertible {
     public let rawValue: UInt64
     /// Wraps a sequence number.
     public init(rawValue: UInt64) { self.rawValue = rawValue }
+    /// Orders calls by when they were made.
     public static func < (lhs: CallID, rhs: CallID) -> Bool { lhs.rawValue < rhs.rawValue }
+    /// `call#` and the number, for example `call#3`.
     public var description: String { "call#\(rawValue)" }
 }
 
@@ -21,6 +23,7 @@ public struct ServerRequestID: Sendable, Hashable, CustomStringConvertible {
         self.connection = connection
         self.cid = cid
     }
+    /// The request's cid and connection, in words.
     public var description: String { "request \(cid) on connection \(connection)" }
 }
 
@@ -31,5 +34,6 @@ public struct TransportID: Sendable, Hashable, CustomStringConvertible {
     public let rawValue: UInt64
     /// Wraps a sequence number.
     public init(rawValue: UInt64) { self.rawValue = rawValue }
+    /// `transport#` and the number.
     public var description: String { "transport#\(rawValue)" }
 }

@@ -112,5 +112,6 @@ public enum PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The error's name and message, as `name: message`.
     public var description: String { "\(name): \(message)" }
 }

@@ -19,8 +19,10 @@ public struct SessionInstant: Sendable, Hashable, Comparable, CustomStringConver
         return overflow ? (other > self ? Int64.max : Int64.min) : difference
     }
 
+    /// Whether `lhs` is earlier than `rhs`.
     public static func < (lhs: SessionInstant, rhs: SessionInstant) -> Bool { lhs.milliseconds < rhs.milliseconds }
 
+    /// The milliseconds with an `ms` suffix.
     public var description: String { "\(milliseconds) ms" }
 }
 

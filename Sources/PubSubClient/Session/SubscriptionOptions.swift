@@ -17,7 +17,10 @@ public struct SubscriptionOptions: Sendable, Hashable {
 
 /// Channel states of spec §6.6. A channel the client does not track is `unsubscribed`.
 public enum ChannelState: String, Sendable, Hashable {
+    /// A subscribe was sent (or waits for the connection) and the server has not answered yet.
     case pending
+    /// The server confirmed the subscription; publications arrive.
     case subscribed
+    /// Not subscribed: never asked, unsubscribed, or refused by the server.
     case unsubscribed
 }

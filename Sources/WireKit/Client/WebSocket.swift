@@ -31,8 +31,11 @@ public final class WebSocket: Sendable {
 
     /// A client for `url` (`ws://host:port/path?query`). Nothing happens until `connect()` or
     /// `open()`. Throws `.invalidURL` or `.invalidRequest` (bad header, origin or subprotocol).
-    /// - Parameter callbackQueue: the queue callbacks run on; the socket's own serial queue
-    ///   targets it (default: the global queue).
+    /// - Parameters:
+    ///   - url: the URL as text.
+    ///   - options: headers, limits, timeouts and the transport (TLS for `wss://` by default).
+    ///   - callbackQueue: the queue callbacks run on; the socket's own serial queue
+    ///     targets it (default: the global queue).
     public convenience init(url: String, options: WebSocketOptions = WebSocketOptions(), callbackQueue: DispatchQueue? = nil) throws(WebSocketError) {
         try self.init(url: try WebSocketURL(url), options: options, callbackQueue: callbackQueue)
     }

@@ -25,6 +25,7 @@ public struct WebSocketOptions: Sendable {
     /// Makes the transport; replace it to add TLS or a custom stream.
     public var transportFactory: WebSocketTransportFactory
 
+    /// Options with the defaults documented on each property.
     public init(
         headers: HTTPHeaders = HTTPHeaders(),
         origin: String? = nil,

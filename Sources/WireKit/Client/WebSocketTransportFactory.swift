@@ -4,6 +4,7 @@ public struct WebSocketTransportFactory: Sendable {
     /// `connectTimeout`, or throws a `WebSocketError` saying why it cannot.
     public let makeTransport: @Sendable (_ url: WebSocketURL, _ connectTimeout: Duration) throws(WebSocketError) -> any Transport
 
+    /// A factory that calls `makeTransport`.
     public init(_ makeTransport: @escaping @Sendable (_ url: WebSocketURL, _ connectTimeout: Duration) throws(WebSocketError) -> any Transport) {
         self.makeTransport = makeTransport
     }

@@ -8,6 +8,7 @@ import Foundation
 /// The client's opening handshake (RFC 6455 §4.1): builds the upgrade request and checks the
 /// server's 101 response against it.
 public struct ClientHandshake: Sendable, Hashable {
+    /// The `ws://` or `wss://` URL the request is for; its host, port and resource name fill the request.
     public let url: WebSocketURL
     /// Sent as the `Origin` header when set.
     public let origin: String?

@@ -2,10 +2,14 @@
 public struct HTTPResponseHead: Sendable, Hashable {
     /// For example `HTTP/1.1`.
     public var version: String
+    /// The status code, for example 101.
     public var status: Int
+    /// The reason phrase, for example `Switching Protocols`.
     public var reason: String
+    /// The header fields.
     public var headers: HTTPHeaders
 
+    /// A response head; `version` defaults to `HTTP/1.1`.
     public init(version: String = "HTTP/1.1", status: Int, reason: String, headers: HTTPHeaders) {
         self.version = version
         self.status = status
@@ -16,13 +20,16 @@ public struct HTTPResponseHead: Sendable, Hashable {
 
 /// The request line and headers of an HTTP/1.1 request.
 public struct HTTPRequestHead: Sendable, Hashable {
+    /// The request method, for example `GET`.
     public var method: String
     /// The request target, for example `/chat?room=1`.
     public var target: String
     /// For example `HTTP/1.1`.
     public var version: String
+    /// The header fields.
     public var headers: HTTPHeaders
 
+    /// A request head; `version` defaults to `HTTP/1.1`.
     public init(method: String, target: String, version: String = "HTTP/1.1", headers: HTTPHeaders) {
         self.method = method
         self.target = target

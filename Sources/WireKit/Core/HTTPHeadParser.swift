@@ -3,8 +3,11 @@
 public struct HTTPHeadParser: Sendable {
     /// Why a head could not be parsed.
     public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// What was wrong with the head, in words.
         public var message: String
+        /// An error that says `message`.
         public init(_ message: String) { self.message = message }
+        /// The message.
         public var description: String { message }
     }
 
@@ -15,6 +18,7 @@ public struct HTTPHeadParser: Sendable {
     /// Whether the empty line that ends the head was seen.
     public private(set) var isComplete = false
 
+    /// A parser that accepts heads of up to `maxSize` bytes (16 KiB by default).
     public init(maxSize: Int = 16 << 10) {
         self.maxSize = maxSize
     }

@@ -3,18 +3,25 @@
 public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
     /// One header field as it appears on the wire.
     public struct Field: Sendable, Hashable {
+        /// The field name as received; compare it case-insensitively.
         public var name: String
+        /// The field value.
         public var value: String
+        /// A field named `name` with `value`.
         public init(name: String, value: String) {
             self.name = name
             self.value = value
         }
     }
 
+    /// Every field, in the order received or added.
     public private(set) var fields: [Field]
 
+    /// No fields.
     public init() { fields = [] }
+    /// The fields `pairs` as name-value pairs, in order.
     public init(_ pairs: [(String, String)]) { fields = pairs.map { Field(name: $0.0, value: $0.1) } }
+    /// The fields of a literal such as `["Origin": "https://example.com"]`, in order.
     public init(dictionaryLiteral elements: (String, String)...) { self.init(elements) }
 
     /// Appends a field, keeping any existing field of the same name.
@@ -76,11 +83,15 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         return false
     }
 
+    /// The number of fields, duplicates included.
     public var count: Int { fields.count }
+    /// Whether there is no field.
     public var isEmpty: Bool { fields.isEmpty }
 
+    /// Iterates the fields in order.
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 
+    /// The fields as `Name: value` lines.
     public var description: String { fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n") }
 }
 

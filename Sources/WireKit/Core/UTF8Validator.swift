@@ -13,6 +13,7 @@ public struct UTF8Validator: Sendable, Hashable {
     /// Offset (across all calls since the last reset) of the first invalid byte, once one is seen.
     public private(set) var invalidByteOffset: Int?
 
+    /// A validator at the start of a text.
     public init() {}
 
     /// `true` when the bytes so far end on a code point boundary (a message may end here).

@@ -1,9 +1,12 @@
 /// A close status code (RFC 6455 §7.4). Any `UInt16` can be represented so that codes received
 /// from a peer can be reported and judged; the named constants are the registered ones.
 public struct WebSocketCloseCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The code as sent on the wire.
     public var rawValue: UInt16
 
+    /// The code `rawValue`, registered or not.
     public init(rawValue: UInt16) { self.rawValue = rawValue }
+    /// The code `rawValue`, registered or not.
     public init(_ rawValue: UInt16) { self.rawValue = rawValue }
 
     /// 1000: the purpose of the connection is fulfilled.
@@ -47,5 +50,6 @@ public struct WebSocketCloseCode: RawRepresentable, Sendable, Hashable, CustomSt
         }
     }
 
+    /// The number, for example `1000`.
     public var description: String { String(rawValue) }
 }

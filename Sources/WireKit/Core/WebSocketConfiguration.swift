@@ -54,6 +54,7 @@ public struct WebSocketKeepalive: Sendable, Hashable {
     /// How long to wait for any incoming byte after the keepalive ping.
     public var timeout: Duration
 
+    /// Pings after `interval` of silence and gives up `timeout` later.
     public init(interval: Duration, timeout: Duration) {
         self.interval = interval
         self.timeout = timeout

@@ -50,6 +50,7 @@ public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible, 
         }
     }
 
+    /// What went wrong, in words.
     public var description: String {
         switch self {
         case .invalidURL(let why): "Invalid WebSocket URL: \(why)"
@@ -73,5 +74,6 @@ public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible, 
         }
     }
 
+    /// The same text as ``description``, for `LocalizedError`.
     public var errorDescription: String? { description }
 }

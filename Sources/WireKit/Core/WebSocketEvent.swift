@@ -34,6 +34,7 @@ public struct WebSocketHandshakeInfo: Sendable, Hashable {
     /// The request target (path and query) of the upgrade request.
     public var resourceName: String
 
+    /// What a handshake settled.
     public init(subprotocol: String?, headers: HTTPHeaders, resourceName: String) {
         self.subprotocol = subprotocol
         self.headers = headers
@@ -53,6 +54,7 @@ public struct WebSocketCloseInfo: Sendable, Hashable {
     /// Why the connection failed, when it did.
     public var error: WebSocketError?
 
+    /// How a connection ended.
     public init(code: WebSocketCloseCode, reason: String, wasClean: Bool, error: WebSocketError?) {
         self.code = code
         self.reason = reason
@@ -66,8 +68,11 @@ public struct WebSocketCloseInfo: Sendable, Hashable {
 public struct WebSocketPingID: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Sequence number, increasing from 1 per connection.
     public var rawValue: UInt64
+    /// The ping numbered `rawValue`.
     public init(rawValue: UInt64) { self.rawValue = rawValue }
+    /// Orders pings by when they were sent.
     public static func < (lhs: WebSocketPingID, rhs: WebSocketPingID) -> Bool { lhs.rawValue < rhs.rawValue }
+    /// `ping#` and the number, for example `ping#3`.
     public var description: String { "ping#\(rawValue)" }
 }
 

@@ -27,6 +27,7 @@ public struct WebSocketFrameDecoder: Sendable {
 
     /// Largest payload accepted, in bytes.
     public var maxFrameSize: Int
+    /// Whether incoming frames must, or must not, be masked: servers require masks, clients refuse them.
     public var maskRequirement: MaskRequirement
     /// RSV bits a negotiated extension allows (low three bits); 0 without extensions.
     public var allowedReservedBits: UInt8
@@ -38,6 +39,7 @@ public struct WebSocketFrameDecoder: Sendable {
     /// Payload gathered by `decode(_:)`, the whole-frame convenience.
     private var gathered: [UInt8] = []
 
+    /// A decoder for one connection; `maxFrameSize` defaults to 16 MiB.
     public init(maxFrameSize: Int = 16 << 20, maskRequirement: MaskRequirement, allowedReservedBits: UInt8 = 0) {
         self.maxFrameSize = maxFrameSize
         self.maskRequirement = maskRequirement

@@ -5,6 +5,7 @@ public struct WebSocketInstant: Sendable, Hashable, Comparable, CustomStringConv
     /// Nanoseconds since the clock's origin.
     public var nanoseconds: UInt64
 
+    /// The instant `nanoseconds` after the clock's origin.
     public init(nanoseconds: UInt64) { self.nanoseconds = nanoseconds }
 
     /// The instant `duration` later, saturating at the clock's end; negative durations count as 0.
@@ -18,10 +19,12 @@ public struct WebSocketInstant: Sendable, Hashable, Comparable, CustomStringConv
         lhs.nanoseconds > rhs.nanoseconds ? .nanoseconds(Int64(clamping: lhs.nanoseconds - rhs.nanoseconds)) : .zero
     }
 
+    /// Whether `lhs` is earlier than `rhs`.
     public static func < (lhs: WebSocketInstant, rhs: WebSocketInstant) -> Bool {
         lhs.nanoseconds < rhs.nanoseconds
     }
 
+    /// The nanoseconds with an `ns` suffix.
     public var description: String { "\(nanoseconds)ns" }
 }
 

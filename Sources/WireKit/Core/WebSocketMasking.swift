@@ -3,7 +3,9 @@ public struct WebSocketMaskingKey: Sendable, Hashable, CustomStringConvertible {
     /// The key as a big-endian number: the first wire byte is the most significant.
     public var value: UInt32
 
+    /// The key whose wire bytes are `value`, most significant first.
     public init(_ value: UInt32) { self.value = value }
+    /// The key of the four wire bytes, in order.
     public init(_ b0: UInt8, _ b1: UInt8, _ b2: UInt8, _ b3: UInt8) {
         value = UInt32(b0) << 24 | UInt32(b1) << 16 | UInt32(b2) << 8 | UInt32(b3)
     }
@@ -17,6 +19,7 @@ public struct WebSocketMaskingKey: Sendable, Hashable, CustomStringConvertible {
     /// Key byte `index` (0–3) in wire order.
     @inlinable public subscript(index: Int) -> UInt8 { UInt8(truncatingIfNeeded: value >> UInt32(24 - 8 * (index & 3))) }
 
+    /// The key in hexadecimal.
     public var description: String { String(value, radix: 16) }
 }
 

@@ -51,7 +51,9 @@ public struct WebSocketStateMachine: Sendable {
         }
     }
 
+    /// Whether this end is the client or the server; decides masking and who closes the TCP connection first.
     public let role: WebSocketRole
+    /// The limits and timeouts it enforces.
     public let configuration: WebSocketConfiguration
     /// Client role: the handshake this connection sends.
     public let clientHandshake: ClientHandshake?

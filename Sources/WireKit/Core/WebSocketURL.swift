@@ -134,6 +134,7 @@ public struct WebSocketURL: Sendable, Hashable, CustomStringConvertible {
         return isDefaultPort ? name : "\(name):\(port)"
     }
 
+    /// The URL as written, with the port only when it is not the scheme's default.
     public var description: String {
         let name = host.contains(":") ? "[\(host)]" : host
         return "\(isSecure ? "wss" : "ws")://\(name)\(isDefaultPort ? "" : ":\(port)")\(resourceName)"

@@ -14,8 +14,10 @@ public enum LogLevel: Int, Sendable, Comparable, CaseIterable, CustomStringConve
     /// A failure the application must know about: a protocol violation by the peer, a TLS failure.
     case error
 
+    /// Orders levels from ``trace`` (least severe) to ``error``.
     public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 
+    /// The level's name in lower case, for example `warning`.
     public var description: String {
         switch self {
         case .trace: "trace"

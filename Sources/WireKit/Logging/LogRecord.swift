@@ -1,15 +1,20 @@
 /// One thing the library reports: its level, subsystem, message and metadata (connection id,
 /// socket id, close code...), and where in the library's source it was logged.
 public struct LogRecord: Sendable, Equatable, CustomStringConvertible {
+    /// How much it matters.
     public var level: LogLevel
+    /// The part of the stack that logged it.
     public var subsystem: LogSubsystem
+    /// What happened, in words; details go in ``metadata``.
     public var message: String
     /// Key-value context, for example `["connection": "17", "code": "1002"]`.
     public var metadata: [String: String]
     /// The library source file (`#fileID`) and line that logged it.
     public var file: String
+    /// The line in ``file``.
     public var line: Int
 
+    /// A record; `file` and `line` default to the caller's.
     public init(
         level: LogLevel, subsystem: LogSubsystem, message: String, metadata: [String: String] = [:],
         file: String = #fileID, line: Int = #line

@@ -1,8 +1,10 @@
 /// Which part of the stack a log record comes from; a bridge passes it on as the label, category
 /// or source of the record.
 public struct LogSubsystem: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The label, for example `websocket`.
     public var rawValue: String
 
+    /// The subsystem labelled `rawValue`.
     public init(rawValue: String) { self.rawValue = rawValue }
 
     /// TCP: name resolution, connecting, accepting, socket errors.
@@ -16,5 +18,6 @@ public struct LogSubsystem: RawRepresentable, Hashable, Sendable, CustomStringCo
     /// The SocketCluster broker: connections, disconnections, rejected sockets.
     public static let broker = LogSubsystem(rawValue: "broker")
 
+    /// The label.
     public var description: String { rawValue }
 }

@@ -38,7 +38,11 @@ public final class WebSocketServer: @unchecked Sendable {
     private var stopWaiters: [@Sendable () -> Void] = []
 
     /// Starts listening on `host`:`port` (port 0 picks a free port; read `port`).
-    /// - Parameter onConnection: called with each upgraded connection on that connection's
+    /// - Parameters:
+    ///   - host: the address or name to bind to, for example `127.0.0.1` or `::`.
+    ///   - port: the TCP port; 0 picks a free one.
+    ///   - options: subprotocols, limits, timeouts, TLS and the request filter.
+    ///   - onConnection: called with each upgraded connection on that connection's
     ///   queue, before any of its messages is delivered: set its callbacks there (and keep it
     ///   short). Without it, connections arrive through `connections`.
     /// - Throws: `.transport` when the address cannot be listened on (in use, unknown host),

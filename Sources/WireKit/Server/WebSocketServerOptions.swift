@@ -40,6 +40,7 @@ public struct WebSocketServerOptions: Sendable {
     /// layer); `nil` serves plain TCP.
     public var acceptedTransport: (@Sendable (TCPTransport) -> any Transport)?
 
+    /// Options with the defaults documented on each property.
     public init(
         subprotocols: [String] = [],
         responseHeaders: HTTPHeaders = HTTPHeaders(),

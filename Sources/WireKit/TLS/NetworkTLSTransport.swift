@@ -1,5 +1,5 @@
 // Apple platforms: TLS through Network.framework. NOT compiled or tested on the Linux machines
-// this package is developed and tested on (see Docs/TLS.md); keep it small.
+// this package is developed and tested on (see WireKit.docc/TLS.md); keep it small.
 #if canImport(Network) && !canImport(Glibc)
 import Dispatch
 import Foundation

@@ -23,6 +23,7 @@ public enum TLSError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The configuration cannot be used: unreadable PEM, key not matching the certificate, bad pin.
     case invalidConfiguration(reason: String)
 
+    /// What failed, in words, with the reason OpenSSL or the system gave where there is one.
     public var description: String {
         switch self {
         case let .unavailable(reason):

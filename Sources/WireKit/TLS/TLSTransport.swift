@@ -35,8 +35,10 @@ public final class TLSTransport: Transport, @unchecked Sendable {
     /// - Parameters:
     ///   - host: DNS name or IP literal (IPv6 with or without brackets); it is sent as SNI (names
     ///     only) and the certificate must be valid for it.
+    ///   - port: the TCP port.
     ///   - connectTimeout: seconds for the TCP connection.
     ///   - handshakeTimeout: seconds for the TLS handshake once TCP is connected.
+    ///   - configuration: trust roots, pins and protocol versions.
     public convenience init(
         host: String, port: Int, connectTimeout: Double = 10, handshakeTimeout: Double = 10,
         configuration: TLSConfiguration = TLSConfiguration()

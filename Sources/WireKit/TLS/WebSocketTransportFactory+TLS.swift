@@ -1,7 +1,9 @@
 extension WebSocketTransportFactory {
     /// `ws://` over plain TCP, `wss://` over TLS (OpenSSL on Linux, Network.framework on Apple
     /// platforms) verified as `configuration` says: SNI and the certificate check use the URL host.
-    /// - Parameter handshakeTimeout: limit for the TLS handshake once TCP is connected.
+    /// - Parameters:
+    ///   - configuration: trust roots, pins and protocol versions for `wss://`.
+    ///   - handshakeTimeout: limit for the TLS handshake once TCP is connected.
     public static func tls(
         _ configuration: TLSConfiguration = TLSConfiguration(), handshakeTimeout: Duration = .seconds(10)
     ) -> WebSocketTransportFactory {

@@ -25,7 +25,10 @@ public final class TCPListener: @unchecked Sendable {
     /// Binds and listens on `host`:`port` (port 0: any free port, see `port`). `host` is an
     /// address or name to bind to ("127.0.0.1", "::", "0.0.0.0", "localhost"); resolution
     /// happens here, on the caller's thread, since listening is a set-up step.
-    /// - Parameter backlog: the kernel's queue of not yet accepted connections.
+    /// - Parameters:
+    ///   - host: the address or name to bind to.
+    ///   - port: the TCP port; 0 picks a free one.
+    ///   - backlog: the kernel's queue of not yet accepted connections.
     public init(host: String, port: Int, backlog: Int32 = 1024) throws(TransportError) {
         let addresses: [SocketAddress]
         switch SocketAddress.resolve(host: host, port: port, passive: true) {

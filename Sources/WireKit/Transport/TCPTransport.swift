@@ -69,6 +69,9 @@ public final class TCPTransport: Transport, @unchecked Sendable {
     /// A client connection to `host`:`port` (a name, an IPv4 literal or an IPv6 literal with
     /// or without brackets), established within `connectTimeout` seconds once started.
     /// - Parameters:
+    ///   - host: a name, an IPv4 literal or an IPv6 literal (brackets optional).
+    ///   - port: the TCP port.
+    ///   - connectTimeout: how long connecting may take in all (s).
     ///   - lingerTimeout: how long `close()` keeps trying to write buffered bytes (s).
     ///   - addressAttemptTimeout: when the name has several addresses, how long one attempt may
     ///     hang before the next address is tried (s); the last one gets what is left of

@@ -26,6 +26,7 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// TLS failed: certificate verification, handshake, or no TLS library (see `TLSError`).
     case tls(TLSError)
 
+    /// What failed, in words.
     public var description: String {
         switch self {
         case let .hostNotFound(host, detail):
