@@ -2,10 +2,12 @@
 # The whole test suite, from a fresh clone: installs the peers the tests need (a Python venv
 # with `websockets`; the Autobahn|Testsuite fuzzing server on Python 2.7), builds with warnings
 # treated as failures, runs `swift test` with code coverage and prints line coverage per module,
+# builds the DocC reference (Scripts/docs.sh: no warning, every public symbol with an abstract),
 # then the Autobahn client conformance run.
 #
 #   Scripts/test.sh            everything CI runs
 #   SKIP_AUTOBAHN=1 Scripts/test.sh   unit + interop tests only
+#   SKIP_DOCS=1 Scripts/test.sh       without the DocC build (about 1 min)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -49,6 +51,11 @@ rm -f "$PROFILES"/*.profraw
 "$TOOLS/llvm-cov" export -summary-only -instr-profile "$PUBSUB_TEST_ENV/coverage.profdata" \
     "$(swift build --show-bin-path)/pubsub-swiftPackageTests.xctest" > "$PUBSUB_TEST_ENV/coverage.json"
 python3 Scripts/coverage.py "$PUBSUB_TEST_ENV/coverage.json" --min WireKit/Core=90 --min PubSubClient/Session=90
+
+if [ -z "${SKIP_DOCS:-}" ]; then
+    step "DocC reference (Scripts/docs.sh: warnings are errors, 100 % abstracts)"
+    Scripts/docs.sh
+fi
 
 if [ -z "${SKIP_AUTOBAHN:-}" ] && [ -x Scripts/autobahn/run-client.sh ]; then
     step "Autobahn|Testsuite fuzzing server against the WireKit client (cases 1-7, 10)"
