@@ -4,7 +4,7 @@ import PubSubBroker
 import PubSubClient
 import XCTest
 
-// Docs/AppLifecycle.md: the pattern, verbatim.
+// PubSubClient.docc/StayingConnected.md: the pattern, verbatim.
 
 /// The app's one connection, following the app's lifecycle.
 final class AppConnection: Sendable {
@@ -26,7 +26,7 @@ final class AppConnection: Sendable {
     }
 }
 
-// Docs/AppLifecycle.md: showing the state, verbatim.
+// PubSubClient.docc/StayingConnected.md: showing the state, verbatim.
 func showConnectionState(of client: PubSubClient, _ show: @escaping @Sendable (String) -> Void) -> Task<Void, Never> {
     Task {
         for await event in client.events() {
@@ -41,7 +41,7 @@ func showConnectionState(of client: PubSubClient, _ show: @escaping @Sendable (S
     }
 }
 
-/// What Docs/AppLifecycle.md promises after a background/active cycle.
+/// What PubSubClient.docc/StayingConnected.md promises after a background/active cycle.
 final class AppLifecycleTests: XCTestCase {
     func testBackgroundThenActiveRestoresTokenAndSubscriptionsAndStreams() async throws {
         let broker = try await PubSubBroker.start(port: 0)

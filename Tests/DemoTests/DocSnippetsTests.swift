@@ -8,19 +8,23 @@ import XCTest
 /// skipped (package manifests, SwiftUI, the old library's API).
 final class DocSnippetsTests: XCTestCase {
     func testGettingStartedSnippetsAreCompiled() throws {
-        try assertSnippets(of: "Docs/GettingStarted.md", areIn: "Tests/DemoTests/GettingStartedTests.swift")
+        try assertSnippets(of: "Sources/PubSubClient/PubSubClient.docc/GettingStarted.md", areIn: "Tests/DemoTests/GettingStartedTests.swift")
     }
 
     func testMigrationSnippetsAreCompiled() throws {
-        try assertSnippets(of: "Docs/Migration.md", areIn: "Tests/DemoTests/MigrationTests.swift")
+        try assertSnippets(of: "Sources/PubSubClient/PubSubClient.docc/Migration.md", areIn: "Tests/DemoTests/MigrationTests.swift")
     }
 
     func testReadmeQuickStartsAreCompiled() throws {
         try assertSnippets(of: "README.md", areIn: "Tests/DemoTests/ReadmeQuickStartTests.swift")
     }
 
+    func testWireModelSnippetIsCompiled() throws {
+        try assertSnippets(of: "Sources/PubSubProtocol/PubSubProtocol.docc/WireModel.md", areIn: "Tests/DemoTests/WireModelTests.swift")
+    }
+
     func testAppLifecycleSnippetsAreCompiled() throws {
-        try assertSnippets(of: "Docs/AppLifecycle.md", areIn: "Tests/DemoTests/AppLifecycleTests.swift")
+        try assertSnippets(of: "Sources/PubSubClient/PubSubClient.docc/StayingConnected.md", areIn: "Tests/DemoTests/AppLifecycleTests.swift")
     }
 
     private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -4,7 +4,7 @@ import PubSubBroker
 import PubSubClient
 import XCTest
 
-/// Runs the snippets of Docs/GettingStarted.md, in order, against an embedded broker. The code
+/// Runs the snippets of PubSubClient.docc/GettingStarted.md, in order, against an embedded broker. The code
 /// between the `// Docs:` markers is the documentation's, except that the URL is the broker's
 /// and the closure client's callback queue is a private one (the main queue does not run here).
 final class GettingStartedTests: XCTestCase {

@@ -4,7 +4,7 @@ import PubSubBroker
 import PubSubClient
 import XCTest
 
-/// The code of Docs/Migration.md, run against an embedded broker with an `echo` procedure.
+/// The code of the Migration article (PubSubClient.docc/Migration.md), run against an embedded broker with an `echo` procedure.
 final class MigrationTests: XCTestCase {
     func testAfterSnippetEchoesThroughTheClosureAPI() async throws {
         let broker = try await PubSubBroker.start(port: 0)
