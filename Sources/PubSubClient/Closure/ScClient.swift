@@ -39,7 +39,7 @@ public final class ScClient: Sendable {
                     switch event {
                     case .connected: basic?.onConnect?(self)
                     case .connectAbort(let code, let reason, let error):
-                        basic?.onConnectError?(self, CloseInfo(code: code, reason: reason, error: error))
+                        basic?.onConnectError?(self, CloseInfo(code: code, reason: reason, error: error?.webSocketError))
                     case .authenticated(let token, _): auth?.onSetAuthentication?(self, token)
                     default: break
                     }
@@ -134,7 +134,7 @@ public final class ScClient: Sendable {
     @discardableResult
     public func emit(eventName: String, data: JSONValue? = nil) -> PubSubError? {
         do throws(PubSubError) {
-            try driver.withSession { (session: inout ClientSession, now: SessionInstant) throws(PubSubError) in
+            try driver.withSession { (session: inout ClientSession, now: MonotonicInstant) throws(PubSubError) in
                 try session.transmit(eventName, data: data, now: now)
             }
             return nil
@@ -205,7 +205,7 @@ public final class ScClient: Sendable {
     @discardableResult
     public func publish(channelName: String, data: JSONValue?) -> PubSubError? {
         do throws(PubSubError) {
-            try driver.withSession { (session: inout ClientSession, now: SessionInstant) throws(PubSubError) in
+            try driver.withSession { (session: inout ClientSession, now: MonotonicInstant) throws(PubSubError) in
                 try session.publish(channelName, data: data, now: now)
             }
             return nil
@@ -264,7 +264,7 @@ public final class ScClient: Sendable {
     /// Discards the collected packets.
     public func cancelBatch() { driver.run { session, _ in session.cancelBatch() } }
 
-    private func call(_ name: String, _ ack: @escaping AckHandler, _ start: (inout ClientSession, SessionInstant) -> CallID) {
+    private func call(_ name: String, _ ack: @escaping AckHandler, _ start: (inout ClientSession, MonotonicInstant) -> CallID) {
         let queue = callbackQueue
         driver.call(start) { result in
             queue.async {
@@ -375,7 +375,7 @@ final class ScListeners: @unchecked Sendable {
                 return nil
             case .closed(let code, let reason, let error) where wasDisconnected:
                 wasDisconnected = false
-                return CloseInfo(code: code, reason: reason, error: error)
+                return CloseInfo(code: code, reason: reason, error: error?.webSocketError)
             default:
                 return nil
             }

@@ -3,14 +3,14 @@ extension ClientSession {
     /// spec §7.4). Completes with `{isAuthenticated, authError}` from the server, or fails with
     /// the server's error (the client is then unauthenticated), a timeout or a bad connection
     /// (auth state unchanged). Queued while not open.
-    public mutating func authenticate(_ signedToken: String, ackTimeout: Duration? = nil, now: SessionInstant) -> CallID {
+    public mutating func authenticate(_ signedToken: String, ackTimeout: Duration? = nil, now: MonotonicInstant) -> CallID {
         fireTimers(now: now)
         let call = makeCallID()
-        let timeout = (ackTimeout ?? configuration.ackTimeout).wholeMilliseconds
+        let timeout = ackTimeout ?? configuration.ackTimeout
         do {
             try submit(.invoke(event: BuiltInEvent.authenticate, data: .string(signedToken),
                                purpose: .authenticate(call, token: signedToken)),
-                       deadline: now.advanced(by: timeout), now: now)
+                       deadline: now + timeout, now: now)
         } catch {
             complete(call, .failure(error))
         }
@@ -19,19 +19,19 @@ extension ClientSession {
 
     /// Deletes the stored token, tells the server with a `#removeAuthToken` transmit (unless
     /// closed), and becomes unauthenticated (spec §7.5).
-    public mutating func deauthenticate(now: SessionInstant) {
+    public mutating func deauthenticate(now: MonotonicInstant) {
         fireTimers(now: now)
         removeStoredToken()
         if state != .closed {
             try? submit(.transmit(event: BuiltInEvent.removeAuthToken, data: nil),
-                        deadline: now.advanced(by: configuration.ackTimeout.wholeMilliseconds), now: now)
+                        deadline: now + configuration.ackTimeout, now: now)
         }
         becomeUnauthenticated()
     }
 
     /// Puts `signedToken` in the token store (nil removes it) so the next handshake sends it;
     /// the current connection is not re-authenticated (use `authenticate` for that).
-    public mutating func setTokenForNextHandshake(_ signedToken: String?, now: SessionInstant) {
+    public mutating func setTokenForNextHandshake(_ signedToken: String?, now: MonotonicInstant) {
         fireTimers(now: now)
         if let signedToken { saveToken(signedToken) } else { removeStoredToken() }
     }

@@ -1,6 +1,6 @@
 extension ClientSession {
     /// One text frame that is not a ping of our protocol version (spec §2.1, §2.2, §2.5).
-    mutating func receiveFrame(_ text: String, now: SessionInstant) {
+    mutating func receiveFrame(_ text: String, now: MonotonicInstant) {
         switch WireCodec.classify(text) {
         case .packets(let packets):
             for packet in packets {
@@ -17,7 +17,7 @@ extension ClientSession {
         }
     }
 
-    mutating func receive(_ packet: Packet, now: SessionInstant) {
+    mutating func receive(_ packet: Packet, now: MonotonicInstant) {
         switch packet {
         case .response(let rid, let result):
             guard let call = acks.resolve(rid: rid) else { return }
@@ -31,7 +31,7 @@ extension ClientSession {
         }
     }
 
-    mutating func handleResponse(to call: PendingCall, result: Result<JSONValue?, RemoteError>, now: SessionInstant) {
+    mutating func handleResponse(to call: PendingCall, result: Result<JSONValue?, RemoteError>, now: MonotonicInstant) {
         switch call.purpose {
         case .handshake:
             handleHandshakeResponse(result, now: now)
@@ -44,7 +44,7 @@ extension ClientSession {
         }
     }
 
-    mutating func handleHandshakeResponse(_ result: Result<JSONValue?, RemoteError>, now: SessionInstant) {
+    mutating func handleHandshakeResponse(_ result: Result<JSONValue?, RemoteError>, now: MonotonicInstant) {
         switch result {
         case .failure(let error):
             let code = error.fields["statusCode"]?.intValue.flatMap { UInt16(exactly: $0) } ?? 4003
@@ -74,7 +74,7 @@ extension ClientSession {
         }
     }
 
-    mutating func handleTransmit(event: String, data: JSONValue?, now: SessionInstant) {
+    mutating func handleTransmit(event: String, data: JSONValue?, now: MonotonicInstant) {
         switch event {
         case BuiltInEvent.publish:
             guard let channel = data?["channel"]?.stringValue else {
@@ -104,7 +104,7 @@ extension ClientSession {
         }
     }
 
-    mutating func handleInvoke(event: String, data: JSONValue?, cid: Int64, now: SessionInstant) {
+    mutating func handleInvoke(event: String, data: JSONValue?, cid: Int64, now: MonotonicInstant) {
         switch event {
         case BuiltInEvent.setAuthToken:
             if let token = data?["token"]?.stringValue {
@@ -128,7 +128,7 @@ extension ClientSession {
     /// Answers a server invoke, exactly once: a second answer throws `alreadyResponded`, an
     /// answer after its connection ended throws `requestExpired`.
     public mutating func respond(to request: ServerRequestID, with result: Result<JSONValue?, RemoteError>,
-                                 now: SessionInstant) throws(PubSubError) {
+                                 now: MonotonicInstant) throws(PubSubError) {
         fireTimers(now: now)
         guard let transport, transport.rawValue == request.connection, transportIsOpen else {
             throw .requestExpired(request)

@@ -1,8 +1,13 @@
 /// The SocketCluster client protocol as a sans-I/O state machine: connection requests, transport
 /// events, user commands and the current time go in; `SessionAction`s come out (open / send /
 /// close the transport, complete calls, persist tokens, tell the application). No sockets,
-/// threads or clocks inside: a driver runs it on one serial queue and calls `tick(now:)` at
-/// `nextDeadline`.
+/// threads or clocks inside.
+///
+/// The core shape shared with WireKit's `WebSocketStateMachine` and the broker's `BrokerCore`:
+/// every input is one mutating method that takes `now` (a `MonotonicInstant`) and returns only
+/// what its caller needs at once (a `CallID`); what it asks for queues up inside and the driver
+/// drains it with `nextAction()` until nil, then arms one timer for `nextDeadline` and calls
+/// `timeElapsed(now:)` when it fires.
 public struct ClientSession: Sendable {
     /// The options this session was created with.
     public let configuration: SessionConfiguration
@@ -17,7 +22,7 @@ public struct ClientSession: Sendable {
     /// Failed connection attempts since the last successful handshake.
     public internal(set) var connectAttempts = 0
     /// When the scheduled reconnect happens, if one is scheduled.
-    public internal(set) var reconnectDeadline: SessionInstant?
+    public internal(set) var reconnectDeadline: MonotonicInstant?
 
     var storedToken: String?
     var acks = AckRegistry()
@@ -27,13 +32,15 @@ public struct ClientSession: Sendable {
     var transport: TransportID?
     var transportIsOpen = false
     var nextTransportNumber: UInt64 = 0
-    var connectDeadline: SessionInstant?
+    var connectDeadline: MonotonicInstant?
     var handshakeToken: String?
     var openRequests: Set<Int64> = []
     var batch: [String]?
     var batchCids: [Int64] = []
     var nextCallNumber: UInt64 = 0
+    /// Actions not yet taken; `actionHead` is the next one. Reused, so draining allocates nothing.
     var actions: [SessionAction] = []
+    var actionHead = 0
 
     /// A closed session. `storedToken` is what the token store holds under
     /// `configuration.authTokenName` (the driver loads it once; the session keeps it in sync
@@ -48,16 +55,23 @@ public struct ClientSession: Sendable {
 
     // MARK: Outputs
 
-    /// The actions produced since the last call, in order.
-    public mutating func takeActions() -> [SessionAction] {
-        defer { actions.removeAll(keepingCapacity: true) }
-        return actions
+    /// The next action the inputs so far asked for, in order; nil when all were taken.
+    public mutating func nextAction() -> SessionAction? {
+        guard actionHead < actions.count else {
+            if actionHead > 0 {
+                actions.removeAll(keepingCapacity: true)
+                actionHead = 0
+            }
+            return nil
+        }
+        defer { actionHead += 1 }
+        return actions[actionHead]
     }
 
-    /// When `tick(now:)` must be called next, if any timer runs.
-    public var nextDeadline: SessionInstant? {
+    /// When `timeElapsed(now:)` must be called next, if any timer runs.
+    public var nextDeadline: MonotonicInstant? {
         // Called on every input, so no intermediate array.
-        func earlier(_ a: SessionInstant?, _ b: SessionInstant?) -> SessionInstant? {
+        func earlier(_ a: MonotonicInstant?, _ b: MonotonicInstant?) -> MonotonicInstant? {
             guard let a else { return b }
             guard let b else { return a }
             return min(a, b)
@@ -80,14 +94,14 @@ public struct ClientSession: Sendable {
     // MARK: Connection control
 
     /// Starts connecting if closed (cancelling a scheduled reconnect). No-op otherwise.
-    public mutating func connect(now: SessionInstant) {
+    public mutating func connect(now: MonotonicInstant) {
         fireTimers(now: now)
         startConnecting(now: now)
     }
 
     /// Closes with `code` (default 1000) and `reason`, and stops reconnecting. If already
     /// closed, cancels a scheduled reconnect and fails calls still queued for it.
-    public mutating func disconnect(code: UInt16 = 1000, reason: String = "", now: SessionInstant) {
+    public mutating func disconnect(code: UInt16 = 1000, reason: String = "", now: MonotonicInstant) {
         fireTimers(now: now)
         reconnectDeadline = nil
         if state == .closed {
@@ -98,7 +112,7 @@ public struct ClientSession: Sendable {
     }
 
     /// `disconnect(code:reason:)` then `connect` (spec §9.4).
-    public mutating func reconnect(code: UInt16 = 1000, reason: String = "", now: SessionInstant) {
+    public mutating func reconnect(code: UInt16 = 1000, reason: String = "", now: MonotonicInstant) {
         fireTimers(now: now)
         reconnectDeadline = nil
         if state != .closed {
@@ -110,21 +124,21 @@ public struct ClientSession: Sendable {
     /// The network came back (e.g. a network-path monitor reported it): a scheduled reconnect
     /// happens now instead of after its back-off delay. Also runs due timers, so a connection
     /// that went stale while the app was suspended is noticed at once.
-    public mutating func networkBecameAvailable(now: SessionInstant) {
+    public mutating func networkBecameAvailable(now: MonotonicInstant) {
         fireTimers(now: now)
         if state == .closed, reconnectDeadline != nil { startConnecting(now: now) }
     }
 
     /// Fires every timer due at `now`: connect timeout (4007), ping timeout (4000), handshake
     /// timeout (4003), call timeouts, queued-call timeouts, scheduled reconnect.
-    public mutating func tick(now: SessionInstant) {
+    public mutating func timeElapsed(now: MonotonicInstant) {
         fireTimers(now: now)
     }
 
     // MARK: Transport events
 
     /// The WebSocket `id` is open: sends `#handshake` as the first frame.
-    public mutating func transportOpened(_ id: TransportID, now: SessionInstant) {
+    public mutating func transportOpened(_ id: TransportID, now: MonotonicInstant) {
         fireTimers(now: now)
         guard id == transport, state == .connecting, !transportIsOpen else { return }
         transportIsOpen = true
@@ -132,14 +146,14 @@ public struct ClientSession: Sendable {
         ping.start(timeout: configuration.connectTimeout.wholeMilliseconds, now: now)
         let cid = acks.allocateCid()
         acks.register(PendingCall(cid: cid, event: BuiltInEvent.handshake, purpose: .handshake,
-                                  deadline: now.advanced(by: configuration.ackTimeout.wholeMilliseconds)))
+                                  deadline: now + configuration.ackTimeout))
         handshakeToken = storedToken
         let data: JSONValue = .object(["authToken": storedToken.map(JSONValue.string) ?? .null])
         send(.invoke(event: BuiltInEvent.handshake, data: data, cid: cid), batchable: false)
     }
 
     /// A text frame arrived on transport `id`.
-    public mutating func transportReceived(text: String, from id: TransportID, now: SessionInstant) {
+    public mutating func transportReceived(text: String, from id: TransportID, now: MonotonicInstant) {
         fireTimers(now: now)
         guard id == transport, transportIsOpen else { return }
         if let pong = ping.pong(for: text) {
@@ -151,7 +165,7 @@ public struct ClientSession: Sendable {
     }
 
     /// A binary frame arrived on transport `id`; surfaced as a raw message (spec §1.4).
-    public mutating func transportReceived(binary: [UInt8], from id: TransportID, now: SessionInstant) {
+    public mutating func transportReceived(binary: [UInt8], from id: TransportID, now: MonotonicInstant) {
         fireTimers(now: now)
         guard id == transport, transportIsOpen else { return }
         emit(.raw(.binary(Data(binary))))
@@ -161,8 +175,8 @@ public struct ClientSession: Sendable {
     /// connection dropped without a close frame, 1005 when a close frame carried no code.
     /// `error` is the transport's reason for failing (refused, unknown host, HTTP status of a
     /// rejected upgrade, TLS), passed on in `connectAbort` and `closed`.
-    public mutating func transportClosed(_ id: TransportID, code: UInt16, reason: String, error: WebSocketError? = nil,
-                                         now: SessionInstant) {
+    public mutating func transportClosed(_ id: TransportID, code: UInt16, reason: String, error: TransportFailure? = nil,
+                                         now: MonotonicInstant) {
         fireTimers(now: now)
         guard id == transport else { return }
         handleClose(code: code, reason: reason, error: error, allowReconnect: true, keepQueue: false, now: now)
@@ -188,14 +202,14 @@ public struct ClientSession: Sendable {
         emit(.stateChanged(old: old, new: new))
     }
 
-    mutating func startConnecting(now: SessionInstant) {
+    mutating func startConnecting(now: MonotonicInstant) {
         guard state == .closed else { return }
         reconnectDeadline = nil
         nextTransportNumber += 1
         let id = TransportID(rawValue: nextTransportNumber)
         transport = id
         transportIsOpen = false
-        connectDeadline = now.advanced(by: configuration.connectTimeout.wholeMilliseconds)
+        connectDeadline = now + configuration.connectTimeout
         setState(.connecting)
         emit(.connecting(attempt: connectAttempts))
         actions.append(.openTransport(id: id, url: configuration.address.url, headers: configuration.headers))
@@ -215,14 +229,14 @@ public struct ClientSession: Sendable {
     /// Closes the current connection from this side: the close frame goes out and the session
     /// runs its close sequence at once (the JS client does not wait for the echo either).
     mutating func closeLocally(code: UInt16, reason: String, allowReconnect: Bool, keepQueue: Bool = false,
-                               now: SessionInstant) {
+                               now: MonotonicInstant) {
         if let transport { actions.append(.closeTransport(id: transport, code: code, reason: reason)) }
         handleClose(code: code, reason: reason, allowReconnect: allowReconnect, keepQueue: keepQueue, now: now)
     }
 
     /// The close sequence of spec §9.1, in the JS order.
-    mutating func handleClose(code: UInt16, reason: String, error: WebSocketError? = nil, allowReconnect: Bool,
-                              keepQueue: Bool, now: SessionInstant) {
+    mutating func handleClose(code: UInt16, reason: String, error: TransportFailure? = nil, allowReconnect: Bool,
+                              keepQueue: Bool, now: MonotonicInstant) {
         guard state != .closed else { return }
         let wasOpen = state == .open
         let kind: BadConnectionKind = wasOpen ? .disconnect : .connectAbort
@@ -268,7 +282,7 @@ public struct ClientSession: Sendable {
             connectAttempts += 1
             let delay = configuration.reconnectPolicy.delay(exponent: exponent, immediate: policyClass == .immediate,
                                                             random: configuration.random())
-            reconnectDeadline = now.advanced(by: delay)
+            reconnectDeadline = now + .milliseconds(delay)
             emit(.reconnectScheduled(delay: delay, attempt: connectAttempts))
         } else if !keepQueue {
             failQueued(kind: kind, code: code, reason: reportedReason)
@@ -289,7 +303,7 @@ public struct ClientSession: Sendable {
         }
     }
 
-    mutating func fireTimers(now: SessionInstant) {
+    mutating func fireTimers(now: MonotonicInstant) {
         var rounds = 0
         while let deadline = nextDeadline, deadline <= now, rounds < 16 {
             rounds += 1
@@ -329,17 +343,16 @@ public struct ClientSession: Sendable {
         }
     }
 
-    mutating func rejectHandshake(_ error: PubSubError, code: UInt16, reason: String, now: SessionInstant) {
+    mutating func rejectHandshake(_ error: PubSubError, code: UInt16, reason: String, now: MonotonicInstant) {
         emit(.error(error))
         closeLocally(code: code, reason: "", allowReconnect: true, reasonForEvents: reason, now: now)
     }
 
     mutating func closeLocally(code: UInt16, reason: String, allowReconnect: Bool, reasonForEvents: String,
-                               now: SessionInstant) {
+                               now: MonotonicInstant) {
         if let transport { actions.append(.closeTransport(id: transport, code: code, reason: reason)) }
         handleClose(code: code, reason: reasonForEvents, allowReconnect: allowReconnect, keepQueue: false, now: now)
     }
 }
 
 import Foundation
-import WireKit

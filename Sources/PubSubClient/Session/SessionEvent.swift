@@ -1,5 +1,3 @@
-import WireKit
-
 /// Something the application is told about: connection, messages, channels, auth (spec §10.4).
 public enum SessionEvent: Sendable, Equatable {
     /// The connection state changed.
@@ -10,11 +8,11 @@ public enum SessionEvent: Sendable, Equatable {
     case connected(HandshakeInfo)
     /// The connection closed before its handshake completed. `error` says why the transport
     /// failed when it did (refused, unknown host, HTTP status of a rejected upgrade, TLS).
-    case connectAbort(code: UInt16, reason: String, error: WebSocketError? = nil)
+    case connectAbort(code: UInt16, reason: String, error: TransportFailure? = nil)
     /// The connection closed after its handshake completed.
     case disconnected(code: UInt16, reason: String)
     /// Any close, after `connectAbort` or `disconnected`; `error` as in `connectAbort`.
-    case closed(code: UInt16, reason: String, error: WebSocketError? = nil)
+    case closed(code: UInt16, reason: String, error: TransportFailure? = nil)
     /// A reconnect was scheduled after `delay` milliseconds.
     case reconnectScheduled(delay: Int64, attempt: Int)
     /// Something failed that is not tied to one call (abnormal close, malformed packet, ...).

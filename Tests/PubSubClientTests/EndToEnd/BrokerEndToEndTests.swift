@@ -83,7 +83,8 @@ final class BrokerEndToEndTests: XCTestCase {
             XCTFail("the path is compared exactly")
         } catch let error as PubSubError {
             // socketcluster-server refuses the upgrade of any other path with HTTP 400.
-            guard case .webSocket(.handshakeRejected(400, _, _)) = error else { return XCTFail("\(error)") }
+            guard case .transport(let failure) = error, failure.kind == .upgradeRejected(status: 400),
+                  case .handshakeRejected(400, _, _)? = failure.webSocketError else { return XCTFail("\(error)") }
         }
         await broker.stop()
     }
