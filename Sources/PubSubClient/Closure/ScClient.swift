@@ -328,8 +328,6 @@ final class ScListeners: @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    private var inHandshake = false
-    private var wasDisconnected = false
     private var _basic: Basic?
     private var _auth: Auth?
     private var _any: (@Sendable (ScClient, SessionEvent) -> Void)?
@@ -344,42 +342,19 @@ final class ScListeners: @unchecked Sendable {
     }
     /// What `onAuthentication` gets for `event`, if anything: the handshake's verdict once per
     /// handshake (the auth changes inside it are not reported separately), later changes as
-    /// they happen. Called in event order.
+    /// they happen.
     func authenticationChange(for event: SessionEvent) -> Bool? {
-        lock.withLock {
-            switch event {
-            case .stateChanged(_, .open):
-                inHandshake = true
-                return nil
-            case .connected(let info):
-                inHandshake = false
-                return info.isAuthenticated
-            case .authStateChanged(_, let new, _, _):
-                return inHandshake ? nil : new == .authenticated
-            case .closed:
-                inHandshake = false
-                return nil
-            default:
-                return nil
-            }
+        switch event {
+        case .connected(let info): return info.isAuthenticated
+        case .authStateChanged(_, let new, _, _, byHandshake: false): return new == .authenticated
+        default: return nil
         }
     }
 
-    /// What `onDisconnect` gets for `event`, if anything: `closed` right after `disconnected`
-    /// carries the same code and reason plus the transport's error. Called in event order.
+    /// What `onDisconnect` gets for `event`, if anything.
     func lostConnection(for event: SessionEvent) -> CloseInfo? {
-        lock.withLock {
-            switch event {
-            case .disconnected:
-                wasDisconnected = true
-                return nil
-            case .closed(let code, let reason, let error) where wasDisconnected:
-                wasDisconnected = false
-                return CloseInfo(code: code, reason: reason, error: error?.webSocketError)
-            default:
-                return nil
-            }
-        }
+        guard case .disconnected(let code, let reason, let error) = event else { return nil }
+        return CloseInfo(code: code, reason: reason, error: error?.webSocketError)
     }
 
     var any: (@Sendable (ScClient, SessionEvent) -> Void)? {

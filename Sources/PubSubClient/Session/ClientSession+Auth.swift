@@ -85,25 +85,27 @@ extension ClientSession {
 
     /// Spec §7.2: pending `waitForAuth` subscriptions go out before `authStateChange`;
     /// `authenticated` is reported on every acceptance, renewals included.
-    mutating func becomeAuthenticated(signedToken: String) {
+    mutating func becomeAuthenticated(signedToken: String, byHandshake: Bool = false) {
         let decoded = JWT.decodePayload(signedToken)
         let old = auth.state
         auth = AuthStatus(state: .authenticated, signedToken: signedToken, token: decoded)
         if old != .authenticated {
             processPendingSubscriptions()
-            emit(.authStateChanged(old: old, new: .authenticated, signedToken: signedToken, token: decoded))
+            emit(.authStateChanged(old: old, new: .authenticated, signedToken: signedToken, token: decoded,
+                                   byHandshake: byHandshake))
         }
         emit(.authenticated(signedToken: signedToken, token: decoded))
     }
 
-    mutating func becomeUnauthenticated() {
+    mutating func becomeUnauthenticated(byHandshake: Bool = false) {
         guard auth.state != .unauthenticated else {
             auth = .unauthenticated
             return
         }
         let old = auth
         auth = .unauthenticated
-        emit(.authStateChanged(old: .authenticated, new: .unauthenticated, signedToken: nil, token: nil))
+        emit(.authStateChanged(old: .authenticated, new: .unauthenticated, signedToken: nil, token: nil,
+                               byHandshake: byHandshake))
         emit(.deauthenticated(oldSignedToken: old.signedToken, oldToken: old.token))
     }
 }

@@ -63,9 +63,9 @@ extension ClientSession {
             ping.start(timeout: max(0, pingTimeout), now: now)
             setState(.open)
             if info.isAuthenticated, let token = handshakeToken {
-                becomeAuthenticated(signedToken: token)
+                becomeAuthenticated(signedToken: token, byHandshake: true)
             } else {
-                becomeUnauthenticated()
+                becomeUnauthenticated(byHandshake: true)
             }
             connectAttempts = 0
             processPendingSubscriptions()

@@ -268,7 +268,7 @@ public struct ClientSession: Sendable {
             }
         }
         setState(.closed)
-        emit(wasOpen ? .disconnected(code: code, reason: reportedReason)
+        emit(wasOpen ? .disconnected(code: code, reason: reportedReason, error: error)
                      : .connectAbort(code: code, reason: reportedReason, error: error))
         emit(.closed(code: code, reason: reportedReason, error: error))
         if code != 1000 && code != 1001 {

@@ -50,9 +50,6 @@ public enum PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
     case transport(TransportFailure)
     /// The channel was unsubscribed (or kicked out) before its subscription completed.
     case channelClosed(channel: String)
-    /// The client was disconnected by the user (or never connected) and the call needs a
-    /// connection that will not come.
-    case notConnected(event: String)
 
     /// The JS error class name for this failure.
     public var name: String {
@@ -72,7 +69,6 @@ public enum PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
         case .coding: return "CodingError"
         case .tokenStore: return "TokenStoreError"
         case .invalidArgument: return "InvalidArgumentsError"
-        case .notConnected: return "BadConnectionError"
         case .channelClosed: return "ChannelClosedError"
         case .connectionFailed: return "BadConnectionError"
         case .transport: return "TransportError"
@@ -102,7 +98,6 @@ public enum PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
         case .coding(let detail): return detail
         case .tokenStore(let detail): return "Token store failure: \(detail)"
         case .invalidArgument(let detail): return detail
-        case .notConnected(let event): return "Event \(event) needs a connection and the client is disconnected"
         case .cancelled(let event): return "Event \(event) was cancelled before it completed"
         case .connectionFailed(let code, let reason):
             return "The connection closed with code \(code) before its handshake completed" + (reason.isEmpty ? "" : ": \(reason)")
