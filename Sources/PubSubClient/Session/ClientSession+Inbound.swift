@@ -6,7 +6,7 @@ extension ClientSession {
             for packet in packets {
                 // A packet may close the connection (handshake rejection); the rest of the
                 // batch belongs to a connection that no longer exists.
-                guard transportIsOpen else { return }
+                guard connection.link?.isOpen == true else { return }
                 receive(packet, now: now)
             }
         case .raw(let raw):
@@ -58,11 +58,10 @@ extension ClientSession {
                                      pingTimeout: pingTimeout,
                                      isAuthenticated: data["isAuthenticated"]?.boolValue ?? false,
                                      authError: authError)
-            socketID = info.id
-            handshake = info
+            guard case .connecting(let link) = connection else { return }
             ping.start(timeout: max(0, pingTimeout), now: now)
-            setState(.open)
-            if info.isAuthenticated, let token = handshakeToken {
+            transition(to: .open(link, info))
+            if info.isAuthenticated, let token = link.handshakeToken {
                 becomeAuthenticated(signedToken: token, byHandshake: true)
             } else {
                 becomeUnauthenticated(byHandshake: true)
@@ -119,8 +118,8 @@ extension ClientSession {
             removeTokenOnServerRequest()
             send(.response(rid: cid, result: .success(nil)))
         default:
-            guard let transport else { return }
-            openRequests.insert(cid)
+            guard let transport = connection.link?.transport else { return }
+            updateLink { $0.openRequests.insert(cid) }
             emit(.request(event: event, data: data, id: ServerRequestID(connection: transport.rawValue, cid: cid)))
         }
     }
@@ -130,15 +129,17 @@ extension ClientSession {
     public mutating func respond(to request: ServerRequestID, with result: Result<JSONValue?, RemoteError>,
                                  now: MonotonicInstant) throws(PubSubError) {
         fireTimers(now: now)
-        guard let transport, transport.rawValue == request.connection, transportIsOpen else {
+        guard let link = connection.link, link.transport.rawValue == request.connection, link.isOpen else {
             throw .requestExpired(request)
         }
-        guard openRequests.remove(request.cid) != nil else { throw .alreadyResponded(request) }
+        guard link.openRequests.contains(request.cid) else { throw .alreadyResponded(request) }
+        updateLink { $0.openRequests.remove(request.cid) }
         send(.response(rid: request.cid, result: result))
     }
 
     /// Whether the server request is still waiting for its answer.
     public func isAwaitingResponse(_ request: ServerRequestID) -> Bool {
-        transport?.rawValue == request.connection && openRequests.contains(request.cid)
+        guard let link = connection.link else { return false }
+        return link.transport.rawValue == request.connection && link.openRequests.contains(request.cid)
     }
 }

@@ -54,24 +54,21 @@ extension ClientSession {
     /// From now on packets (responses included, pongs and `#handshake` excluded) are collected
     /// until `flushBatch()` or `cancelBatch()`.
     public mutating func startBatch() {
-        if batch == nil { batch = [] }
+        if batch == nil { batch = Batch() }
     }
 
     /// Sends the collected packets as one JSON array frame and stops batching.
     public mutating func flushBatch() {
-        guard let packets = batch else { return }
+        guard let packets = batch?.packets else { return }
         batch = nil
-        batchCids = []
         if !packets.isEmpty { actions.append(.sendText("[" + packets.joined(separator: ",") + "]")) }
     }
 
     /// Discards the collected packets and stops batching. Invokes among them complete with
     /// `batchCancelled`; channel subscriptions among them are sent again.
     public mutating func cancelBatch() {
-        guard batch != nil else { return }
+        guard let cids = batch.map({ Set($0.cids) }) else { return }
         batch = nil
-        let cids = Set(batchCids)
-        batchCids = []
         for call in acks.remove(where: { cids.contains($0.cid) }) {
             switch call.purpose {
             case .user(let id), .authenticate(let id, _):

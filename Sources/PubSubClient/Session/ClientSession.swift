@@ -11,32 +11,20 @@
 public struct ClientSession: Sendable {
     /// The options this session was created with.
     public let configuration: SessionConfiguration
-    /// Current connection state.
-    public internal(set) var state: ConnectionState = .closed
-    /// Server-assigned socket id while open.
-    public internal(set) var socketID: String?
-    /// The handshake response of the current connection, while open.
-    public internal(set) var handshake: HandshakeInfo?
     /// Current authentication.
     public internal(set) var auth: AuthStatus = .unauthenticated
     /// Failed connection attempts since the last successful handshake.
     public internal(set) var connectAttempts = 0
-    /// When the scheduled reconnect happens, if one is scheduled.
-    public internal(set) var reconnectDeadline: MonotonicInstant?
 
+    /// The connection and what exists only in its phase.
+    var connection: Connection = .closed(reconnectAt: nil)
     var storedToken: String?
     var acks = AckRegistry()
     var channels = ChannelTable()
     var outbound: OutboundQueue
     var ping: PingMonitor
-    var transport: TransportID?
-    var transportIsOpen = false
     var nextTransportNumber: UInt64 = 0
-    var connectDeadline: MonotonicInstant?
-    var handshakeToken: String?
-    var openRequests: Set<Int64> = []
-    var batch: [String]?
-    var batchCids: [Int64] = []
+    var batch: Batch?
     var nextCallNumber: UInt64 = 0
     /// Actions not yet taken; `actionHead` is the next one. Reused, so draining allocates nothing.
     var actions: [SessionAction] = []
@@ -51,6 +39,21 @@ public struct ClientSession: Sendable {
         outbound = OutboundQueue(maxMessages: max(0, configuration.maxQueuedMessages),
                                  maxBytes: max(0, configuration.maxQueuedBytes))
         ping = PingMonitor(version: configuration.protocolVersion, disabled: configuration.pingTimeoutDisabled)
+    }
+
+    /// Current connection state.
+    public var state: ConnectionState { connection.state }
+    /// The handshake response of the current connection, while open.
+    public var handshake: HandshakeInfo? {
+        if case .open(_, let info) = connection { return info }
+        return nil
+    }
+    /// Server-assigned socket id while open.
+    public var socketID: String? { handshake?.id }
+    /// When the scheduled reconnect happens, if one is scheduled.
+    public var reconnectDeadline: MonotonicInstant? {
+        if case .closed(let reconnectAt) = connection { return reconnectAt }
+        return nil
     }
 
     // MARK: Outputs
@@ -76,7 +79,7 @@ public struct ClientSession: Sendable {
             guard let b else { return a }
             return min(a, b)
         }
-        return earlier(earlier(earlier(acks.nextDeadline, outbound.nextDeadline), earlier(ping.deadline, connectDeadline)),
+        return earlier(earlier(earlier(acks.nextDeadline, outbound.nextDeadline), earlier(ping.deadline, connection.link?.openDeadline)),
                        reconnectDeadline)
     }
 
@@ -103,8 +106,8 @@ public struct ClientSession: Sendable {
     /// closed, cancels a scheduled reconnect and fails calls still queued for it.
     public mutating func disconnect(code: UInt16 = 1000, reason: String = "", now: MonotonicInstant) {
         fireTimers(now: now)
-        reconnectDeadline = nil
-        if state == .closed {
+        if case .closed = connection {
+            connection = .closed(reconnectAt: nil)
             failQueued(kind: .disconnect, code: code, reason: reason)
             return
         }
@@ -114,8 +117,9 @@ public struct ClientSession: Sendable {
     /// `disconnect(code:reason:)` then `connect` (spec §9.4).
     public mutating func reconnect(code: UInt16 = 1000, reason: String = "", now: MonotonicInstant) {
         fireTimers(now: now)
-        reconnectDeadline = nil
-        if state != .closed {
+        if case .closed = connection {
+            connection = .closed(reconnectAt: nil)
+        } else {
             closeLocally(code: code, reason: reason, allowReconnect: false, keepQueue: true, now: now)
         }
         startConnecting(now: now)
@@ -126,7 +130,7 @@ public struct ClientSession: Sendable {
     /// that went stale while the app was suspended is noticed at once.
     public mutating func networkBecameAvailable(now: MonotonicInstant) {
         fireTimers(now: now)
-        if state == .closed, reconnectDeadline != nil { startConnecting(now: now) }
+        if case .closed(reconnectAt: _?) = connection { startConnecting(now: now) }
     }
 
     /// Fires every timer due at `now`: connect timeout (4007), ping timeout (4000), handshake
@@ -140,14 +144,15 @@ public struct ClientSession: Sendable {
     /// The WebSocket `id` is open: sends `#handshake` as the first frame.
     public mutating func transportOpened(_ id: TransportID, now: MonotonicInstant) {
         fireTimers(now: now)
-        guard id == transport, state == .connecting, !transportIsOpen else { return }
-        transportIsOpen = true
-        connectDeadline = nil
+        guard case .connecting(var link) = connection, link.transport == id, !link.isOpen else { return }
+        link.isOpen = true
+        link.openDeadline = nil
+        link.handshakeToken = storedToken
+        connection = .connecting(link)
         ping.start(timeout: configuration.connectTimeout.wholeMilliseconds, now: now)
         let cid = acks.allocateCid()
         acks.register(PendingCall(cid: cid, event: BuiltInEvent.handshake, purpose: .handshake,
                                   deadline: now + configuration.ackTimeout))
-        handshakeToken = storedToken
         let data: JSONValue = .object(["authToken": storedToken.map(JSONValue.string) ?? .null])
         send(.invoke(event: BuiltInEvent.handshake, data: data, cid: cid), batchable: false)
     }
@@ -155,7 +160,7 @@ public struct ClientSession: Sendable {
     /// A text frame arrived on transport `id`.
     public mutating func transportReceived(text: String, from id: TransportID, now: MonotonicInstant) {
         fireTimers(now: now)
-        guard id == transport, transportIsOpen else { return }
+        guard isCurrentAndOpen(id) else { return }
         if let pong = ping.pong(for: text) {
             ping.restart(now: now)
             actions.append(.sendText(pong))
@@ -167,7 +172,7 @@ public struct ClientSession: Sendable {
     /// A binary frame arrived on transport `id`; surfaced as a raw message (spec §1.4).
     public mutating func transportReceived(binary: [UInt8], from id: TransportID, now: MonotonicInstant) {
         fireTimers(now: now)
-        guard id == transport, transportIsOpen else { return }
+        guard isCurrentAndOpen(id) else { return }
         emit(.raw(.binary(Data(binary))))
     }
 
@@ -178,7 +183,7 @@ public struct ClientSession: Sendable {
     public mutating func transportClosed(_ id: TransportID, code: UInt16, reason: String, error: TransportFailure? = nil,
                                          now: MonotonicInstant) {
         fireTimers(now: now)
-        guard id == transport else { return }
+        guard connection.link?.transport == id else { return }
         handleClose(code: code, reason: reason, error: error, allowReconnect: true, keepQueue: false, now: now)
     }
 
@@ -195,22 +200,40 @@ public struct ClientSession: Sendable {
         return CallID(rawValue: nextCallNumber)
     }
 
-    mutating func setState(_ new: ConnectionState) {
-        let old = state
-        guard old != new else { return }
-        state = new
-        emit(.stateChanged(old: old, new: new))
+    /// Whether `id` is the current transport and its WebSocket is open.
+    func isCurrentAndOpen(_ id: TransportID) -> Bool {
+        guard let link = connection.link else { return false }
+        return link.transport == id && link.isOpen
+    }
+
+    /// Changes the current link in place (the enum is emptied first, so its storage is not copied).
+    mutating func updateLink(_ body: (inout Link) -> Void) {
+        switch connection {
+        case .closed:
+            return
+        case .connecting(var link):
+            connection = .closed(reconnectAt: nil)
+            body(&link)
+            connection = .connecting(link)
+        case .open(var link, let info):
+            connection = .closed(reconnectAt: nil)
+            body(&link)
+            connection = .open(link, info)
+        }
+    }
+
+    /// Moves to `new`, reporting the state change when the summary changed.
+    mutating func transition(to new: Connection) {
+        let old = connection.state
+        connection = new
+        if old != new.state { emit(.stateChanged(old: old, new: new.state)) }
     }
 
     mutating func startConnecting(now: MonotonicInstant) {
-        guard state == .closed else { return }
-        reconnectDeadline = nil
+        guard case .closed = connection else { return }
         nextTransportNumber += 1
         let id = TransportID(rawValue: nextTransportNumber)
-        transport = id
-        transportIsOpen = false
-        connectDeadline = now + configuration.connectTimeout
-        setState(.connecting)
+        transition(to: .connecting(Link(transport: id, openDeadline: now + configuration.connectTimeout)))
         emit(.connecting(attempt: connectAttempts))
         actions.append(.openTransport(id: id, url: configuration.address.url, headers: configuration.headers))
     }
@@ -219,8 +242,8 @@ public struct ClientSession: Sendable {
     mutating func send(_ packet: Packet, batchable: Bool = true) {
         let text = WireCodec.serialize(packet)
         if batchable, batch != nil {
-            batch?.append(text)
-            if case .invoke(_, _, let cid) = packet { batchCids.append(cid) }
+            batch?.packets.append(text)
+            if case .invoke(_, _, let cid) = packet { batch?.cids.append(cid) }
         } else {
             actions.append(.sendText(text))
         }
@@ -230,27 +253,19 @@ public struct ClientSession: Sendable {
     /// runs its close sequence at once (the JS client does not wait for the echo either).
     mutating func closeLocally(code: UInt16, reason: String, allowReconnect: Bool, keepQueue: Bool = false,
                                now: MonotonicInstant) {
-        if let transport { actions.append(.closeTransport(id: transport, code: code, reason: reason)) }
+        if let link = connection.link { actions.append(.closeTransport(id: link.transport, code: code, reason: reason)) }
         handleClose(code: code, reason: reason, allowReconnect: allowReconnect, keepQueue: keepQueue, now: now)
     }
 
     /// The close sequence of spec §9.1, in the JS order.
     mutating func handleClose(code: UInt16, reason: String, error: TransportFailure? = nil, allowReconnect: Bool,
                               keepQueue: Bool, now: MonotonicInstant) {
-        guard state != .closed else { return }
-        let wasOpen = state == .open
+        guard connection.link != nil else { return }
+        let wasOpen = connection.state == .open
         let kind: BadConnectionKind = wasOpen ? .disconnect : .connectAbort
         let reportedReason = reason.isEmpty ? (SocketClusterCloseCode(code).standardText ?? "") : reason
-        transport = nil
-        transportIsOpen = false
-        connectDeadline = nil
         ping.stop()
-        socketID = nil
-        handshake = nil
-        handshakeToken = nil
         batch = nil
-        batchCids = []
-        openRequests.removeAll()
 
         for call in acks.removeAll() {
             let error = PubSubError.badConnection(event: call.event, kind: kind, code: code, reason: reportedReason)
@@ -267,7 +282,7 @@ public struct ClientSession: Sendable {
                 emit(.unsubscribed(channel: channel.name))
             }
         }
-        setState(.closed)
+        transition(to: .closed(reconnectAt: nil))
         emit(wasOpen ? .disconnected(code: code, reason: reportedReason, error: error)
                      : .connectAbort(code: code, reason: reportedReason, error: error))
         emit(.closed(code: code, reason: reportedReason, error: error))
@@ -282,7 +297,7 @@ public struct ClientSession: Sendable {
             connectAttempts += 1
             let delay = configuration.reconnectPolicy.delay(exponent: exponent, immediate: policyClass == .immediate,
                                                             random: configuration.random())
-            reconnectDeadline = now + .milliseconds(delay)
+            connection = .closed(reconnectAt: now + .milliseconds(delay))
             emit(.reconnectScheduled(delay: delay, attempt: connectAttempts))
         } else if !keepQueue {
             failQueued(kind: kind, code: code, reason: reportedReason)
@@ -307,8 +322,7 @@ public struct ClientSession: Sendable {
         var rounds = 0
         while let deadline = nextDeadline, deadline <= now, rounds < 16 {
             rounds += 1
-            if let connectDeadline, connectDeadline <= now {
-                self.connectDeadline = nil
+            if let openDeadline = connection.link?.openDeadline, openDeadline <= now {
                 closeLocally(code: 4007, reason: "", allowReconnect: true, now: now)
                 continue
             }
@@ -336,8 +350,7 @@ public struct ClientSession: Sendable {
                     emit(.error(.queuedTransmitExpired(event: entry.item.event)))
                 }
             }
-            if let reconnectDeadline, reconnectDeadline <= now {
-                self.reconnectDeadline = nil
+            if case .closed(let reconnectAt?) = connection, reconnectAt <= now {
                 startConnecting(now: now)
             }
         }
@@ -350,7 +363,7 @@ public struct ClientSession: Sendable {
 
     mutating func closeLocally(code: UInt16, reason: String, allowReconnect: Bool, reasonForEvents: String,
                                now: MonotonicInstant) {
-        if let transport { actions.append(.closeTransport(id: transport, code: code, reason: reason)) }
+        if let link = connection.link { actions.append(.closeTransport(id: link.transport, code: code, reason: reason)) }
         handleClose(code: code, reason: reasonForEvents, allowReconnect: allowReconnect, keepQueue: false, now: now)
     }
 }
