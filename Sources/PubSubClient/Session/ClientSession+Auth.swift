@@ -4,7 +4,6 @@ extension ClientSession {
     /// the server's error (the client is then unauthenticated), a timeout or a bad connection
     /// (auth state unchanged). Queued while not open.
     public mutating func authenticate(_ signedToken: String, ackTimeout: Duration? = nil, now: MonotonicInstant) -> CallID {
-        fireTimers(now: now)
         let call = makeCallID()
         let timeout = ackTimeout ?? configuration.ackTimeout
         do {
@@ -20,7 +19,6 @@ extension ClientSession {
     /// Deletes the stored token, tells the server with a `#removeAuthToken` transmit (unless
     /// closed), and becomes unauthenticated (spec §7.5).
     public mutating func deauthenticate(now: MonotonicInstant) {
-        fireTimers(now: now)
         removeStoredToken()
         if state != .closed {
             try? submit(.transmit(event: BuiltInEvent.removeAuthToken, data: nil),
@@ -32,7 +30,6 @@ extension ClientSession {
     /// Puts `signedToken` in the token store (nil removes it) so the next handshake sends it;
     /// the current connection is not re-authenticated (use `authenticate` for that).
     public mutating func setTokenForNextHandshake(_ signedToken: String?, now: MonotonicInstant) {
-        fireTimers(now: now)
         if let signedToken { saveToken(signedToken) } else { removeStoredToken() }
     }
 

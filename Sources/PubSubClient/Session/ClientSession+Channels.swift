@@ -6,7 +6,6 @@ extension ClientSession {
     /// it. Subscribing again replaces the options and sends nothing.
     public mutating func subscribe(_ channel: String, options: SubscriptionOptions = SubscriptionOptions(),
                                    now: MonotonicInstant) {
-        fireTimers(now: now)
         channels.add(channel, options: options)
         processPendingSubscriptions()
     }
@@ -15,7 +14,6 @@ extension ClientSession {
     /// the current attempt, or the connection drops before it answers.
     public mutating func subscribeWithAck(_ channel: String, options: SubscriptionOptions = SubscriptionOptions(),
                                           now: MonotonicInstant) -> CallID {
-        fireTimers(now: now)
         let call = makeCallID()
         channels.add(channel, options: options)
         if channels.state(of: channel) == .subscribed {
@@ -30,7 +28,6 @@ extension ClientSession {
     /// Unsubscribes locally at once and, when open, sends `#unsubscribe` as a transmit with the
     /// bare channel name (spec §6.2). An in-flight subscribe answer is then ignored.
     public mutating func unsubscribe(_ channel: String, now: MonotonicInstant) {
-        fireTimers(now: now)
         guard removeChannel(channel) else { return }
         if state == .open {
             send(.transmit(event: BuiltInEvent.unsubscribe, data: .string(decorate(channel))))
@@ -41,7 +38,6 @@ extension ClientSession {
     /// `BrokerError` when the socket was not subscribed). When not open, the server holds no
     /// subscription for this client, so the call succeeds at once.
     public mutating func unsubscribeWithAck(_ channel: String, ackTimeout: Duration? = nil, now: MonotonicInstant) -> CallID {
-        fireTimers(now: now)
         let call = makeCallID()
         removeChannel(channel)
         if state == .open {

@@ -128,7 +128,6 @@ extension ClientSession {
     /// answer after its connection ended throws `requestExpired`.
     public mutating func respond(to request: ServerRequestID, with result: Result<JSONValue?, RemoteError>,
                                  now: MonotonicInstant) throws(PubSubError) {
-        fireTimers(now: now)
         guard let link = connection.link, link.transport.rawValue == request.connection, link.isOpen else {
             throw .requestExpired(request)
         }

@@ -4,7 +4,6 @@ extension ClientSession {
     /// if it cannot be sent within `ackTimeout`. Throws `outboundQueueFull` if it cannot be queued.
     public mutating func transmit(_ event: String, data: JSONValue?, ackTimeout: Duration? = nil,
                                   now: MonotonicInstant) throws(PubSubError) {
-        fireTimers(now: now)
         let timeout = ackTimeout ?? configuration.ackTimeout
         try submit(.transmit(event: event, data: data), deadline: now + timeout, now: now)
     }
@@ -14,7 +13,6 @@ extension ClientSession {
     /// included) or `.badConnection` if the connection ends first.
     public mutating func invoke(_ event: String, data: JSONValue?, ackTimeout: Duration? = nil,
                                 now: MonotonicInstant) -> CallID {
-        fireTimers(now: now)
         let call = makeCallID()
         let timeout = ackTimeout ?? configuration.ackTimeout
         do {
@@ -29,7 +27,6 @@ extension ClientSession {
     /// and completes with `.cancelled`; a later answer from the server is ignored. No-op for a
     /// completed call, or a subscribe with ack (the subscription itself is not a call).
     public mutating func cancel(_ call: CallID, now: MonotonicInstant) {
-        fireTimers(now: now)
         func owns(_ purpose: CallPurpose) -> Bool {
             switch purpose {
             case .user(let id), .authenticate(let id, _): return id == call

@@ -7,7 +7,8 @@
 /// every input is one mutating method that takes `now` (a `MonotonicInstant`) and returns only
 /// what its caller needs at once (a `CallID`); what it asks for queues up inside and the driver
 /// drains it with `nextAction()` until nil, then arms one timer for `nextDeadline` and calls
-/// `timeElapsed(now:)` when it fires.
+/// `timeElapsed(now:)` when it fires. Timers fire there (and in `networkBecameAvailable`) only:
+/// other inputs use `now` to set new deadlines and never have to run overdue ones first.
 public struct ClientSession: Sendable {
     /// The options this session was created with.
     public let configuration: SessionConfiguration
@@ -98,14 +99,12 @@ public struct ClientSession: Sendable {
 
     /// Starts connecting if closed (cancelling a scheduled reconnect). No-op otherwise.
     public mutating func connect(now: MonotonicInstant) {
-        fireTimers(now: now)
         startConnecting(now: now)
     }
 
     /// Closes with `code` (default 1000) and `reason`, and stops reconnecting. If already
     /// closed, cancels a scheduled reconnect and fails calls still queued for it.
     public mutating func disconnect(code: UInt16 = 1000, reason: String = "", now: MonotonicInstant) {
-        fireTimers(now: now)
         if case .closed = connection {
             connection = .closed(reconnectAt: nil)
             failQueued(kind: .disconnect, code: code, reason: reason)
@@ -116,7 +115,6 @@ public struct ClientSession: Sendable {
 
     /// `disconnect(code:reason:)` then `connect` (spec §9.4).
     public mutating func reconnect(code: UInt16 = 1000, reason: String = "", now: MonotonicInstant) {
-        fireTimers(now: now)
         if case .closed = connection {
             connection = .closed(reconnectAt: nil)
         } else {
@@ -143,7 +141,6 @@ public struct ClientSession: Sendable {
 
     /// The WebSocket `id` is open: sends `#handshake` as the first frame.
     public mutating func transportOpened(_ id: TransportID, now: MonotonicInstant) {
-        fireTimers(now: now)
         guard case .connecting(var link) = connection, link.transport == id, !link.isOpen else { return }
         link.isOpen = true
         link.openDeadline = nil
@@ -159,7 +156,6 @@ public struct ClientSession: Sendable {
 
     /// A text frame arrived on transport `id`.
     public mutating func transportReceived(text: String, from id: TransportID, now: MonotonicInstant) {
-        fireTimers(now: now)
         guard isCurrentAndOpen(id) else { return }
         if let pong = ping.pong(for: text) {
             ping.restart(now: now)
@@ -171,7 +167,6 @@ public struct ClientSession: Sendable {
 
     /// A binary frame arrived on transport `id`; surfaced as a raw message (spec §1.4).
     public mutating func transportReceived(binary: [UInt8], from id: TransportID, now: MonotonicInstant) {
-        fireTimers(now: now)
         guard isCurrentAndOpen(id) else { return }
         emit(.raw(.binary(Data(binary))))
     }
@@ -182,7 +177,6 @@ public struct ClientSession: Sendable {
     /// rejected upgrade, TLS), passed on in `connectAbort` and `closed`.
     public mutating func transportClosed(_ id: TransportID, code: UInt16, reason: String, error: TransportFailure? = nil,
                                          now: MonotonicInstant) {
-        fireTimers(now: now)
         guard connection.link?.transport == id else { return }
         handleClose(code: code, reason: reason, error: error, allowReconnect: true, keepQueue: false, now: now)
     }
