@@ -1,13 +1,12 @@
 import Foundation
 
-/// What the sans-I/O `BrokerCore` asks its runtime to do after an input.
+/// What the sans-I/O `BrokerCore` asks its runtime to do after an input (drained with
+/// `BrokerCore.nextAction()`).
 enum BrokerAction: Sendable {
     /// Write one text frame on the connection.
     case send(BrokerConnectionID, String)
     /// Close the connection with a WebSocket close frame (the session is already gone).
     case close(BrokerConnectionID, code: UInt16, reason: String)
-    /// Call `timeAdvanced` for this connection at this time; `nil` cancels the timer.
-    case setDeadline(BrokerConnectionID, Date?)
     /// Ask the application's hook, then report with `authorizationDecided`; the connection's
     /// remaining inbound packets wait until then.
     case authorize(BrokerConnectionID, BrokerAuthorizationRequest)
