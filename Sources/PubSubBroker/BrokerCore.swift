@@ -374,7 +374,7 @@ struct BrokerCore {
         session.handshakeDeadline = nil
         // `data.authToken || null`: every falsy value counts as "no token".
         var token = data?.objectValue?["authToken"]
-        if let value = token, value.isFalsy { token = nil }
+        if let value = token, !value.isTruthy { token = nil }
         var authError: BrokerErrorPayload?
         var removeToken = false
         switch tokens.verify(token, now: wallClock) {
@@ -439,7 +439,7 @@ struct BrokerCore {
             answerError(connection, cid: cid, .invalidAction("Client publish feature is disabled"))
             return
         }
-        guard let payload = data, !payload.isFalsy, let channel = payload["channel"]?.stringValue else {
+        guard let payload = data, payload.isTruthy, let channel = payload["channel"]?.stringValue else {
             answerError(connection, cid: cid, .invalidAction("Publish channel name was malformatted"))
             return
         }
@@ -467,13 +467,13 @@ struct BrokerCore {
     private mutating func processSubscribe(
         _ connection: BrokerConnectionID, data: JSONValue?, cid: Int64?
     ) {
-        guard let payload = data, !payload.isFalsy, let channel = payload["channel"]?.stringValue else {
+        guard let payload = data, payload.isTruthy, let channel = payload["channel"]?.stringValue else {
             answerError(connection, cid: cid, .invalidAction("Subscribe channel name was malformatted"))
             return
         }
         guard let info = sessions[connection]?.info else { return }
         let request = BrokerSubscribeRequest(
-            socket: info, channel: channel, data: payload["data"], waitForAuth: payload["waitForAuth"]?.isFalsy == false)
+            socket: info, channel: channel, data: payload["data"], waitForAuth: payload["waitForAuth"]?.isTruthy == true)
         if authorizesSubscribe {
             sessions[connection]?.awaitingAuthorization = .init(request: .subscribe(request), cid: cid)
             actions.append(.authorize(connection, .subscribe(request)))
@@ -602,16 +602,3 @@ struct BrokerCore {
     }
 }
 
-extension JSONValue {
-    /// JavaScript truthiness: `null`, `false`, `0`, `NaN` and `""` are falsy.
-    var isFalsy: Bool {
-        switch self {
-        case .null: return true
-        case .bool(let value): return !value
-        case .int(let value): return value == 0
-        case .double(let value): return value == 0 || value.isNaN
-        case .string(let value): return value.isEmpty
-        case .array, .object: return false
-        }
-    }
-}

@@ -3,14 +3,14 @@ public struct HandshakeResponse: Sendable, Hashable {
     /// Server-assigned socket id, new on every connection.
     public var id: String
     /// The server's ping timeout, in milliseconds.
-    public var pingTimeout: Int
+    public var pingTimeout: Int64
     /// Whether the token sent in the handshake was accepted.
     public var isAuthenticated: Bool
     /// Why the token was rejected, when one was sent and rejected.
     public var authError: RemoteError?
 
     /// A response to send (broker side) or to compare against.
-    public init(id: String, pingTimeout: Int, isAuthenticated: Bool, authError: RemoteError? = nil) {
+    public init(id: String, pingTimeout: Int64, isAuthenticated: Bool, authError: RemoteError? = nil) {
         self.id = id
         self.pingTimeout = pingTimeout
         self.isAuthenticated = isAuthenticated
@@ -35,7 +35,7 @@ public struct HandshakeResponse: Sendable, Hashable {
         default: throw MalformedResponseError(message: "Handshake response isAuthenticated is not a boolean")
         }
         self.id = id
-        self.pingTimeout = Int(timeout)
+        self.pingTimeout = timeout
         self.isAuthenticated = isAuthenticated
         switch members["authError"] {
         case nil, .null?: authError = nil
@@ -46,7 +46,7 @@ public struct HandshakeResponse: Sendable, Hashable {
     /// The wire form: `{id, pingTimeout, isAuthenticated, authError?}`.
     public var jsonValue: JSONValue {
         var members: [String: JSONValue] = [
-            "id": .string(id), "pingTimeout": .int(Int64(pingTimeout)), "isAuthenticated": .bool(isAuthenticated),
+            "id": .string(id), "pingTimeout": .int(pingTimeout), "isAuthenticated": .bool(isAuthenticated),
         ]
         if let authError { members["authError"] = authError.dehydrated() }
         return .object(members)

@@ -20,4 +20,9 @@ public enum SocketClusterProtocolVersion: Int, Sendable, Hashable, CaseIterable 
         case .v2: return ""
         }
     }
+
+    /// The pong to send when `text` is this version's ping, else nil.
+    public func pong(answering text: String) -> String? {
+        text == pingText ? pongText : nil
+    }
 }

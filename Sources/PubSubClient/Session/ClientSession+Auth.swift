@@ -41,12 +41,14 @@ extension ClientSession {
     mutating func handleAuthenticateResponse(call: CallID, token: String, result: Result<JSONValue?, RemoteError>) {
         switch result {
         case .success(let data):
-            guard let isAuthenticated = data?["isAuthenticated"]?.boolValue else {
-                complete(call, .failure(.invalidResponse(event: BuiltInEvent.authenticate,
-                                                         detail: "isAuthenticated is missing or not a boolean")))
+            let response: AuthenticateResponse
+            do throws(MalformedResponseError) {
+                response = try AuthenticateResponse(parsing: data)
+            } catch {
+                complete(call, .failure(.invalidResponse(event: BuiltInEvent.authenticate, detail: error.message)))
                 return
             }
-            if isAuthenticated { becomeAuthenticated(signedToken: token) } else { becomeUnauthenticated() }
+            if response.isAuthenticated { becomeAuthenticated(signedToken: token) } else { becomeUnauthenticated() }
             // The JS client saves the token whatever the verdict (spec §7.4).
             saveToken(token)
             complete(call, .success(data))

@@ -144,17 +144,3 @@ extension ClientSession {
         removeChannel(name)
     }
 }
-
-extension JSONValue {
-    /// JavaScript truthiness, used where the JS client sends a field only if truthy.
-    var isTruthy: Bool {
-        switch self {
-        case .null: return false
-        case .bool(let value): return value
-        case .int(let value): return value != 0
-        case .double(let value): return value != 0 && !value.isNaN
-        case .string(let value): return !value.isEmpty
-        case .array, .object: return true
-        }
-    }
-}

@@ -87,7 +87,7 @@ extension ClientSession {
             write(item, deadline: deadline)
             return
         }
-        let bytes = WireCodec.serialize(packet(for: item, cid: 0)).utf8.count
+        let bytes = packet(for: item, cid: 0).serialized().utf8.count
         try outbound.enqueue(OutboundQueue.Entry(item: item, deadline: deadline, bytes: bytes))
         if state == .closed { startConnecting(now: now) }
     }

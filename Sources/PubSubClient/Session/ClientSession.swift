@@ -234,7 +234,7 @@ public struct ClientSession: Sendable {
 
     /// Writes one packet now: into the batch when batching (and `batchable`), else as a frame.
     mutating func send(_ packet: Packet, batchable: Bool = true) {
-        let text = WireCodec.serialize(packet)
+        let text = packet.serialized()
         if batchable, batch != nil {
             batch?.packets.append(text)
             if case .invoke(_, _, let cid) = packet { batch?.cids.append(cid) }
@@ -257,7 +257,8 @@ public struct ClientSession: Sendable {
         guard connection.link != nil else { return }
         let wasOpen = connection.state == .open
         let kind: BadConnectionKind = wasOpen ? .disconnect : .connectAbort
-        let reportedReason = reason.isEmpty ? (SocketClusterCloseCode(code).standardText ?? "") : reason
+        let closeCode = SocketClusterCloseCode(code)
+        let reportedReason = closeCode.reportedReason(reason) ?? ""
         ping.stop()
         batch = nil
 
@@ -280,16 +281,16 @@ public struct ClientSession: Sendable {
         emit(wasOpen ? .disconnected(code: code, reason: reportedReason, error: error)
                      : .connectAbort(code: code, reason: reportedReason, error: error))
         emit(.closed(code: code, reason: reportedReason, error: error))
-        if code != 1000 && code != 1001 {
+        if closeCode.isError {
             emit(.error(.socketProtocol(code: code, reason: reportedReason)))
         }
 
-        let policyClass = ReconnectPolicy.closeClass(of: code)
+        let rule = closeCode.reconnect
         let attemptsLeft = configuration.maxReconnectAttempts.map { connectAttempts < $0 } ?? true
-        if allowReconnect && configuration.autoReconnect && policyClass != .never && attemptsLeft {
+        if allowReconnect && configuration.autoReconnect && rule != .never && attemptsLeft {
             let exponent = connectAttempts
             connectAttempts += 1
-            let delay = configuration.reconnectPolicy.delay(exponent: exponent, immediate: policyClass == .immediate,
+            let delay = configuration.reconnectPolicy.delay(exponent: exponent, immediate: rule == .immediately,
                                                             random: configuration.random())
             connection = .closed(reconnectAt: now + .milliseconds(delay))
             emit(.reconnectScheduled(delay: delay, attempt: connectAttempts))
