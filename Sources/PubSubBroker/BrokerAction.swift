@@ -42,7 +42,7 @@ struct BrokerInboundMessage: Sendable {
 /// Why a server invoke did not get an answer.
 enum BrokerInvokeFailure: Error, Sendable, Equatable {
     /// The client answered with an error.
-    case remote(BrokerErrorPayload)
+    case remote(RemoteError)
     /// No answer within the ack timeout.
     case timedOut
     /// The connection closed (or was not open) before the answer arrived.

@@ -118,7 +118,7 @@ struct BrokerCore {
     private mutating func runTimers(of connection: BrokerConnectionID, now: MonotonicInstant) {
         guard var session = sessions[connection] else { return }
         if session.phase == .connecting, let deadline = session.handshakeDeadline, deadline <= now {
-            endSession(connection, code: 4005, reason: "", sendClose: true)
+            fail(connection, .handshakeTimedOut)
             return
         }
         if let pingAt = session.nextPingAt, pingAt <= now {
@@ -130,7 +130,7 @@ struct BrokerCore {
         }
         if let deadline = session.pongDeadline, deadline <= now {
             sessions[connection] = session
-            endSession(connection, code: 4001, reason: "", sendClose: true)
+            fail(connection, .clientPongTimedOut)
             return
         }
         let expired = session.pendingInvokes.filter { $0.value.deadline <= now }.sorted { $0.key < $1.key }
@@ -146,18 +146,18 @@ struct BrokerCore {
 
     /// Answers the client invoke `cid` (a procedure's result).
     mutating func respond(
-        to connection: BrokerConnectionID, cid: Int64, result: Result<JSONValue?, BrokerErrorPayload>
+        to connection: BrokerConnectionID, cid: Int64, result: Result<JSONValue?, RemoteError>
     ) {
         switch result {
-        case .success(let data): write(ServerFrames.response(rid: cid, data: data), to: connection)
-        case .failure(let error): write(ServerFrames.errorResponse(rid: cid, error: error), to: connection)
+        case .success(let data): write(Packet.response(rid: cid, result: .success(data)).serialized(keyOrder: .server), to: connection)
+        case .failure(let error): write(Packet.response(rid: cid, result: .failure(error)).serialized(keyOrder: .server), to: connection)
         }
     }
 
     /// Sends a transmit to an open socket (dropped when the socket is not open, as the server does).
     mutating func transmit(to connection: BrokerConnectionID, event: String, data: JSONValue?) {
         guard sessions[connection]?.phase == .open else { return }
-        write(ServerFrames.transmit(event: event, data: data), to: connection)
+        write(Packet.transmit(event: event, data: data).serialized(keyOrder: .server), to: connection)
     }
 
     /// Sends a server invoke; its outcome arrives later as `.completeInvoke(token:…)`. Returns
@@ -172,7 +172,7 @@ struct BrokerCore {
         nextInvokeToken += 1
         let timeout = ackTimeout ?? options.ackTimeout
         session.pendingInvokes[cid] = .init(token: token, event: event, deadline: now + timeout)
-        session.write(ServerFrames.invoke(event: event, cid: cid, data: data), into: &actions)
+        session.write(Packet.invoke(event: event, data: data, cid: cid).serialized(keyOrder: .server), into: &actions)
         sessions[connection] = session
         reportDeadline(connection)
         return token
@@ -181,7 +181,7 @@ struct BrokerCore {
     /// Publishes to every socket subscribed to `channel`, in subscription order.
     mutating func publish(channel: String, data: JSONValue?) {
         guard var subscribers = channels[channel] else { return }
-        let frame = ServerFrames.publish(channel: channel, data: data)
+        let frame = Self.publishFrame(channel: channel, data: data)
         let order = subscribers.inOrder()
         channels[channel] = subscribers
         actions.reserveCapacity(order.count)
@@ -200,7 +200,7 @@ struct BrokerCore {
         session.authToken = signed.payload
         session.signedAuthToken = signed.token
         session.write(
-            ServerFrames.transmit(event: "#setAuthToken", data: .object(["token": .string(signed.token)])),
+            Packet.transmit(event: BuiltInEvent.setAuthToken, data: .object(["token": .string(signed.token)])).serialized(keyOrder: .server),
             into: &actions)
         sessions[connection] = session
         return signed.token
@@ -216,7 +216,7 @@ struct BrokerCore {
     mutating func kickOut(_ connection: BrokerConnectionID, channel: String?, message: String?) {
         guard let session = sessions[connection], session.phase == .open else { return }
         for name in channel.map({ [$0] }) ?? session.subscriptions {
-            write(ServerFrames.kickOut(channel: name, message: message), to: connection)
+            write(Self.kickOutFrame(channel: name, message: message), to: connection)
             unsubscribe(connection, from: name)
         }
     }
@@ -236,7 +236,7 @@ struct BrokerCore {
         guard let held = sessions[connection]?.batch else { return }
         sessions[connection]?.batch = nil
         guard !held.isEmpty else { return }
-        actions.append(.send(connection, ServerFrames.batch(held)))
+        actions.append(.send(connection, Packet.batchFrame(held)))
     }
 
     /// Drops the held packets and stops batching.
@@ -253,7 +253,7 @@ struct BrokerCore {
         }
         sessions[connection] = session
         if session.phase == .connecting {
-            endSession(connection, code: 4009, reason: "", sendClose: true)
+            fail(connection, .messageBeforeHandshake)
             return
         }
         if session.authTokenExpired(at: wallClock) {
@@ -267,7 +267,7 @@ struct BrokerCore {
     ) {
         guard let items else {
             if sessions[connection]?.phase == .connecting {
-                endSession(connection, code: 4009, reason: "", sendClose: true)
+                fail(connection, .messageBeforeHandshake)
             }
             return
         }
@@ -288,7 +288,7 @@ struct BrokerCore {
     /// The application decided on a held subscribe or publish (`rejection` is its error, `nil`
     /// to allow); the connection's remaining packets are processed afterwards.
     mutating func authorizationDecided(
-        _ connection: BrokerConnectionID, rejection: BrokerErrorPayload?, wallClock: Date
+        _ connection: BrokerConnectionID, rejection: RemoteError?, wallClock: Date
     ) {
         guard let pending = sessions[connection]?.awaitingAuthorization else { return }
         sessions[connection]?.awaitingAuthorization = nil
@@ -312,7 +312,7 @@ struct BrokerCore {
         guard let session = sessions[connection] else { return }
         guard case .event(let event, let data, let cid) = item else {
             if session.phase == .connecting {
-                endSession(connection, code: 4009, reason: "", sendClose: true)
+                fail(connection, .messageBeforeHandshake)
                 return
             }
             if case .response(let rid, let result) = item {
@@ -320,27 +320,27 @@ struct BrokerCore {
             }
             return
         }
-        if event == "#handshake" {
+        if event == BuiltInEvent.handshake {
             guard let cid else {
-                endSession(connection, code: 4008, reason: "", sendClose: true)
+                fail(connection, .handshakeRejected)
                 return
             }
             processHandshake(connection, data: data, cid: cid, wallClock: wallClock)
             return
         }
         if session.phase == .connecting {
-            endSession(connection, code: 4009, reason: "", sendClose: true)
+            fail(connection, .messageBeforeHandshake)
             return
         }
         switch event {
-        case "#authenticate":
+        case BuiltInEvent.authenticate:
             guard let cid else {
-                endSession(connection, code: 4008, reason: "", sendClose: true)
+                fail(connection, .handshakeRejected)
                 return
             }
             processAuthenticate(connection, data: data, cid: cid, wallClock: wallClock)
             return
-        case "#removeAuthToken":
+        case BuiltInEvent.removeAuthToken:
             deauthenticate(connection, push: false)
             deliver(connection, receiver: event, data: data)
             return
@@ -351,11 +351,11 @@ struct BrokerCore {
             deauthenticate(connection, push: true)
         }
         switch event {
-        case "#publish":
+        case BuiltInEvent.publish:
             processPublish(connection, data: data, cid: cid)
-        case "#subscribe":
+        case BuiltInEvent.subscribe:
             processSubscribe(connection, data: data, cid: cid)
-        case "#unsubscribe":
+        case BuiltInEvent.unsubscribe:
             processUnsubscribe(connection, data: data, cid: cid)
         default:
             guard let info = sessions[connection]?.info else { return }
@@ -375,7 +375,7 @@ struct BrokerCore {
         // `data.authToken || null`: every falsy value counts as "no token".
         var token = data?.objectValue?["authToken"]
         if let value = token, !value.isTruthy { token = nil }
-        var authError: BrokerErrorPayload?
+        var authError: RemoteError?
         var removeToken = false
         switch tokens.verify(token, now: wallClock) {
         case .valid(let payload, let signed):
@@ -393,12 +393,12 @@ struct BrokerCore {
         let firstHandshake = !session.hasConnected
         session.hasConnected = true
         session.write(
-            ServerFrames.handshakeResponse(
-                rid: cid, socketID: session.id, pingTimeout: options.pingTimeout.wholeMilliseconds,
-                authError: authError, isAuthenticated: session.authToken != nil),
+            HandshakeResponse(id: session.id, pingTimeout: options.pingTimeout.wholeMilliseconds,
+                              isAuthenticated: session.authToken != nil, authError: authError)
+                .serializedResponse(rid: cid),
             into: &actions)
         if removeToken {
-            session.write(ServerFrames.transmit(event: "#removeAuthToken", data: nil), into: &actions)
+            session.write(Self.removeAuthTokenFrame, into: &actions)
         }
         sessions[connection] = session
         if firstHandshake {
@@ -414,18 +414,18 @@ struct BrokerCore {
         case .valid(let payload, let signed):
             session.authToken = payload
             session.signedAuthToken = signed
-            session.write(ServerFrames.authenticateResponse(rid: cid, isAuthenticated: true, authError: nil), into: &actions)
+            session.write(AuthenticateResponse(isAuthenticated: true).serializedResponse(rid: cid), into: &actions)
             sessions[connection] = session
         case .rejected(let error, let isBadToken):
             session.authToken = nil
             session.signedAuthToken = nil
             if isBadToken {
-                session.write(ServerFrames.errorResponse(rid: cid, error: error), into: &actions)
-                session.write(ServerFrames.transmit(event: "#removeAuthToken", data: nil), into: &actions)
+                session.write(Packet.response(rid: cid, result: .failure(error)).serialized(keyOrder: .server), into: &actions)
+                session.write(Self.removeAuthTokenFrame, into: &actions)
             } else {
                 let reported = (data == nil || data?.isNull == true) ? nil : error
                 session.write(
-                    ServerFrames.authenticateResponse(rid: cid, isAuthenticated: false, authError: reported),
+                    AuthenticateResponse(isAuthenticated: false, authError: reported).serializedResponse(rid: cid),
                     into: &actions)
             }
             sessions[connection] = session
@@ -458,9 +458,9 @@ struct BrokerCore {
     ) {
         publish(channel: request.channel, data: request.data)
         if let cid {
-            write(ServerFrames.response(rid: cid, data: nil), to: connection)
+            write(Self.emptyResponse(rid: cid), to: connection)
         } else {
-            deliver(connection, receiver: "#publish", data: request.data)
+            deliver(connection, receiver: BuiltInEvent.publish, data: request.data)
         }
     }
 
@@ -487,12 +487,12 @@ struct BrokerCore {
     ) {
         guard let cid else {
             // A transmit `#subscribe` reaches receivers but never subscribes (as the real server).
-            deliver(connection, receiver: "#subscribe", data: request.data)
+            deliver(connection, receiver: BuiltInEvent.subscribe, data: request.data)
             return
         }
         sessions[connection]?.addSubscription(request.channel)
         channels[request.channel, default: ChannelSubscribers()].insert(connection)
-        write(ServerFrames.response(rid: cid, data: nil), to: connection)
+        write(Self.emptyResponse(rid: cid), to: connection)
     }
 
     private mutating func processUnsubscribe(
@@ -504,19 +504,19 @@ struct BrokerCore {
         }
         if session.isSubscribed(to: channel) {
             unsubscribe(connection, from: channel)
-            if let cid { write(ServerFrames.response(rid: cid, data: nil), to: connection) }
+            if let cid { write(Self.emptyResponse(rid: cid), to: connection) }
         } else {
             let message = "Failed to unsubscribe socket from the \(channel) channel - InvalidActionError: Socket "
                 + "\(session.id) tried to unsubscribe from a channel which it is not subscribed to"
             answerError(connection, cid: cid, .broker(message))
         }
         if cid == nil {
-            deliver(connection, receiver: "#unsubscribe", data: data)
+            deliver(connection, receiver: BuiltInEvent.unsubscribe, data: data)
         }
     }
 
     private mutating func resolveInvoke(
-        _ connection: BrokerConnectionID, rid: Int64, result: Result<JSONValue?, BrokerErrorPayload>,
+        _ connection: BrokerConnectionID, rid: Int64, result: Result<JSONValue?, RemoteError>,
         
     ) {
         guard let pending = sessions[connection]?.pendingInvokes.removeValue(forKey: rid) else { return }
@@ -531,10 +531,10 @@ struct BrokerCore {
     }
 
     private mutating func answerError(
-        _ connection: BrokerConnectionID, cid: Int64?, _ error: BrokerErrorPayload
+        _ connection: BrokerConnectionID, cid: Int64?, _ error: RemoteError
     ) {
         guard let cid else { return }
-        write(ServerFrames.errorResponse(rid: cid, error: error), to: connection)
+        write(Packet.response(rid: cid, result: .failure(error)).serialized(keyOrder: .server), to: connection)
     }
 
     private mutating func deliver(
@@ -549,7 +549,7 @@ struct BrokerCore {
         session.authToken = nil
         session.signedAuthToken = nil
         if push {
-            session.write(ServerFrames.transmit(event: "#removeAuthToken", data: nil), into: &actions)
+            session.write(Self.removeAuthTokenFrame, into: &actions)
         }
         sessions[connection] = session
     }
@@ -558,6 +558,34 @@ struct BrokerCore {
         sessions[connection]?.removeSubscription(channel)
         channels[channel]?.remove(connection)
         if channels[channel]?.isEmpty == true { channels[channel] = nil }
+    }
+
+    /// Closes the connection for a protocol failure of the client's.
+    private mutating func fail(_ connection: BrokerConnectionID, _ code: SocketClusterCloseCode) {
+        endSession(connection, code: code.rawValue, reason: "", sendClose: true)
+    }
+
+    // MARK: - Frames (socketcluster-server's key order: `event, cid, data`)
+
+    private static let removeAuthTokenFrame =
+        Packet.transmit(event: BuiltInEvent.removeAuthToken, data: nil).serialized(keyOrder: .server)
+
+    private static func emptyResponse(rid: Int64) -> String {
+        Packet.response(rid: rid, result: .success(nil)).serialized(keyOrder: .server)
+    }
+
+    /// `{"event":"#publish","data":{"channel":C[,"data":…]}}`.
+    private static func publishFrame(channel: String, data: JSONValue?) -> String {
+        var payload: [String: JSONValue] = ["channel": .string(channel)]
+        payload["data"] = data
+        return Packet.transmit(event: BuiltInEvent.publish, data: .object(payload)).serialized(keyOrder: .server)
+    }
+
+    /// `{"event":"#kickOut","data":{"channel":C[,"message":M]}}`.
+    private static func kickOutFrame(channel: String, message: String?) -> String {
+        var payload: [String: JSONValue] = ["channel": .string(channel)]
+        payload["message"] = message.map(JSONValue.string)
+        return Packet.transmit(event: BuiltInEvent.kickOut, data: .object(payload)).serialized(keyOrder: .server)
     }
 
     private mutating func endSession(

@@ -191,7 +191,7 @@ final class BrokerEngine: @unchecked Sendable {
 
     // MARK: - Application commands
 
-    func answer(callID: UInt64, result: Result<JSONValue?, BrokerErrorPayload>) {
+    func answer(callID: UInt64, result: Result<JSONValue?, RemoteError>) {
         perform { [self] core, _ in
             // Runs on the queue: `openCalls` is confined to it.
             guard let call = self.openCalls.removeValue(forKey: callID) else { return }
@@ -273,7 +273,7 @@ final class BrokerEngine: @unchecked Sendable {
     }
 
     /// Runs the application's hook; returns its error, `nil` when it allows.
-    private func authorize(_ request: BrokerAuthorizationRequest) -> BrokerErrorPayload? {
+    private func authorize(_ request: BrokerAuthorizationRequest) -> RemoteError? {
         do {
             switch request {
             case .subscribe(let subscribe): try hooks.authorizeSubscribe?(subscribe)
@@ -281,7 +281,7 @@ final class BrokerEngine: @unchecked Sendable {
             }
             return nil
         } catch {
-            return BrokerErrorPayload(error)
+            return RemoteError(applicationError: error)
         }
     }
 
@@ -305,7 +305,7 @@ final class BrokerEngine: @unchecked Sendable {
             case .success(let data):
                 waiter.continuation.resume(returning: data)
             case .failure(.remote(let payload)):
-                waiter.continuation.resume(throwing: payload.remoteError)
+                waiter.continuation.resume(throwing: payload)
             case .failure(.timedOut):
                 waiter.continuation.resume(throwing: PubSubBrokerError.invokeTimedOut(event: waiter.event))
             case .failure(.connectionClosed):
@@ -335,7 +335,7 @@ final class BrokerEngine: @unchecked Sendable {
                 let result = try body(request)
                 answer(callID: callID, result: .success(result))
             } catch {
-                answer(callID: callID, result: .failure(BrokerErrorPayload(error)))
+                answer(callID: callID, result: .failure(RemoteError(applicationError: error)))
             }
         case .async(let body):
             adjustInFlight(1)
@@ -344,21 +344,11 @@ final class BrokerEngine: @unchecked Sendable {
                     let result = try await body(request)
                     self.answer(callID: callID, result: .success(result))
                 } catch {
-                    self.answer(callID: callID, result: .failure(BrokerErrorPayload(error)))
+                    self.answer(callID: callID, result: .failure(RemoteError(applicationError: error)))
                 }
                 // Let the answer reach the queue before counting the handler as done.
                 self.queue.async { self.adjustInFlight(-1) }
             }
         }
-    }
-}
-
-extension BrokerErrorPayload {
-    /// The error as the application sees it.
-    var remoteError: RemoteError {
-        if let rawValue { return RemoteError(hydrating: rawValue) }
-        var members: [String: JSONValue] = [:]
-        for (key, value) in fields { members[key] = value }
-        return RemoteError(name: name, message: message, fields: members)
     }
 }

@@ -58,7 +58,7 @@ extension ClientSession {
     public mutating func flushBatch() {
         guard let packets = batch?.packets else { return }
         batch = nil
-        if !packets.isEmpty { actions.append(.sendText("[" + packets.joined(separator: ",") + "]")) }
+        if !packets.isEmpty { actions.append(.sendText(Packet.batchFrame(packets))) }
     }
 
     /// Discards the collected packets and stops batching. Invokes among them complete with
