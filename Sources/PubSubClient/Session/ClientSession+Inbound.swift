@@ -47,7 +47,7 @@ extension ClientSession {
     mutating func handleHandshakeResponse(_ result: Result<JSONValue?, RemoteError>, now: MonotonicInstant) {
         switch result {
         case .failure(let error):
-            let code = error.fields["statusCode"]?.intValue.flatMap { UInt16(exactly: $0) } ?? 4003
+            let code = error.fields["statusCode"]?.intValue.flatMap { UInt16(exactly: $0) } ?? SocketClusterCloseCode.handshakeFailed.rawValue
             rejectHandshake(.handshakeRejected(error, code: code), code: code,
                             reason: "\(error.name): \(error.message)", now: now)
         case .success(let data):

@@ -318,18 +318,18 @@ public struct ClientSession: Sendable {
         while let deadline = nextDeadline, deadline <= now, rounds < 16 {
             rounds += 1
             if let openDeadline = connection.link?.openDeadline, openDeadline <= now {
-                closeLocally(code: 4007, reason: "", allowReconnect: true, now: now)
+                closeLocally(code: SocketClusterCloseCode.connectTimedOut.rawValue, reason: "", allowReconnect: true, now: now)
                 continue
             }
             if ping.hasExpired(now: now) {
                 ping.stop()
-                closeLocally(code: 4000, reason: "", allowReconnect: true, now: now)
+                closeLocally(code: SocketClusterCloseCode.serverPingTimedOut.rawValue, reason: "", allowReconnect: true, now: now)
                 continue
             }
             for call in acks.expire(now: now) {
                 switch call.purpose {
                 case .handshake:
-                    rejectHandshake(.timeout(event: BuiltInEvent.handshake), code: 4003,
+                    rejectHandshake(.timeout(event: BuiltInEvent.handshake), code: SocketClusterCloseCode.handshakeFailed.rawValue,
                                     reason: "TimeoutError: Event response for #handshake event timed out", now: now)
                 case .user(let id), .authenticate(let id, _):
                     complete(id, .failure(.timeout(event: call.event)))
