@@ -310,7 +310,7 @@ final class WebSocketConnection: @unchecked Sendable {
         case .pingCompleted(let id):
             pingWaiters.removeValue(forKey: id)?.resume(returning: .success(()))
         case .pingTimedOut(let id):
-            pingWaiters.removeValue(forKey: id)?.resume(returning: .failure(.timedOut("no pong within \(pingTimeout)")))
+            pingWaiters.removeValue(forKey: id)?.resume(returning: .failure(.timedOut(.pong(limit: pingTimeout))))
         case .closed(let info):
             deliverClosed(info)
         }

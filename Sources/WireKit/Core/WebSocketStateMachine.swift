@@ -277,7 +277,7 @@ public struct WebSocketStateMachine: Sendable {
             case .readingRejectionBody(let status, let headers, let body, _):
                 finishRejection(status: status, headers: headers, body: body)
             case .idle, .awaitingResponse, .awaitingRequest:
-                fail(.timedOut("the opening handshake took longer than \(configuration.handshakeTimeout.map { "\($0)" } ?? "")"), now: now)
+                fail(.timedOut(.handshake(limit: configuration.handshakeTimeout ?? .zero)), now: now)
             default:
                 break
             }
@@ -286,7 +286,7 @@ public struct WebSocketStateMachine: Sendable {
             closeDeadline = nil
             if case .closeSent = state {
                 finish(WebSocketCloseInfo(code: .abnormalClosure, reason: "", wasClean: false,
-                                          error: .timedOut("no close frame from the peer within \(configuration.closeTimeout)")))
+                                          error: .timedOut(.closingHandshake(limit: configuration.closeTimeout))))
             }
             wantsTransportClosed = true
         }
@@ -306,7 +306,7 @@ public struct WebSocketStateMachine: Sendable {
                 if deadline <= now {
                     keepaliveDeadline = nil
                     finish(WebSocketCloseInfo(code: .abnormalClosure, reason: "", wasClean: false,
-                                              error: .timedOut("keepalive: nothing received within \(keepalive.timeout) of a ping")))
+                                              error: .timedOut(.keepalive(limit: keepalive.timeout))))
                     wantsTransportClosed = true
                 }
             } else if lastReceive + keepalive.interval <= now {
@@ -543,12 +543,12 @@ public struct WebSocketStateMachine: Sendable {
         var code = WebSocketCloseCode.noStatusReceived
         var reason = ""
         if controlPayload.count == 1 {
-            return fail(.protocolViolation("close frame with a 1-byte payload"), now: now)
+            return fail(.protocolViolation(.oneByteClosePayload), now: now)
         }
         if controlPayload.count >= 2 {
             code = WebSocketCloseCode(UInt16(controlPayload[0]) << 8 | UInt16(controlPayload[1]))
             guard code.isValidOnWire else {
-                return fail(.protocolViolation("invalid close code \(code.rawValue)"), now: now)
+                return fail(.protocolViolation(.invalidCloseCode(code.rawValue)), now: now)
             }
             let valid = controlPayload.withUnsafeBytes { UTF8Validator.isValid(UnsafeRawBufferPointer(rebasing: $0[2...])) }
             guard valid else { return fail(.invalidUTF8("close reason is not valid UTF-8"), now: now) }
@@ -617,7 +617,8 @@ public struct WebSocketStateMachine: Sendable {
 
     private static func shortReason(_ error: WebSocketError) -> String {
         switch error {
-        case .protocolViolation(let why), .invalidUTF8(let why): why
+        case .protocolViolation(let violation): violation.description
+        case .invalidUTF8(let why): why
         case .messageTooBig: "message too big"
         default: ""
         }
