@@ -55,6 +55,8 @@ public struct WebSocketStateMachine: Sendable {
     public let configuration: WebSocketConfiguration
     /// Client role: the handshake this connection sends.
     public let clientHandshake: ClientHandshake?
+    /// Server role: screens the upgrade request before it is validated; a status refuses it.
+    private let acceptRequest: (@Sendable (HTTPRequestHead) -> Int?)?
 
     private var state: State
     private var headParser: HTTPHeadParser
@@ -94,17 +96,22 @@ public struct WebSocketStateMachine: Sendable {
         role = .client
         self.configuration = configuration
         clientHandshake = handshake
+        acceptRequest = nil
         state = .idle
         headParser = HTTPHeadParser(maxSize: configuration.maxHandshakeHeadSize)
         decoder = WebSocketFrameDecoder(maxFrameSize: configuration.maxFrameSize, maskRequirement: .unmasked)
         assembler = MessageAssembler(maxMessageSize: configuration.maxMessageSize)
     }
 
-    /// A server connection that waits for the client's upgrade request.
-    public init(server configuration: WebSocketConfiguration = WebSocketConfiguration()) {
+    /// A server connection that waits for the client's upgrade request. `acceptRequest` sees
+    /// the request head first: `nil` lets it through to validation, an HTTP status refuses it
+    /// with that status (the connection then closes with `.invalidUpgradeRequest`).
+    public init(server configuration: WebSocketConfiguration = WebSocketConfiguration(),
+                acceptRequest: (@Sendable (HTTPRequestHead) -> Int?)? = nil) {
         role = .server
         self.configuration = configuration
         clientHandshake = nil
+        self.acceptRequest = acceptRequest
         state = .awaitingRequest
         headParser = HTTPHeadParser(maxSize: configuration.maxHandshakeHeadSize)
         decoder = WebSocketFrameDecoder(maxFrameSize: configuration.maxFrameSize, maskRequirement: .masked)
@@ -438,7 +445,9 @@ public struct WebSocketStateMachine: Sendable {
         guard let used else { return }
         let handshake: ServerHandshake
         do {
-            handshake = try ServerHandshake(validating: try headParser.requestHead(), supportedSubprotocols: configuration.subprotocols)
+            let head = try headParser.requestHead()
+            if let status = acceptRequest?(head) { return reject(status: status, reason: "the server refused this request") }
+            handshake = try ServerHandshake(validating: head, supportedSubprotocols: configuration.subprotocols)
         } catch let error as HTTPHeadParser.ParseError {
             return reject(status: 400, reason: error.message)
         } catch let WebSocketError.invalidUpgradeRequest(status, reason) {
