@@ -1,4 +1,4 @@
-/// One element of an inbound message, as the server classifies it (spec §2.2, v18.1+ rules).
+/// One element of an inbound message, as the server classifies it (Protocol.md §2, v18.1+ rules).
 enum InboundItem: Sendable {
     /// `event` is a string; `cid` is set only when it is a number (else the packet is a transmit).
     case event(String, data: JSONValue?, cid: Int64?)

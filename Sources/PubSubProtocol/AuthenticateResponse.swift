@@ -1,4 +1,4 @@
-/// The `data` of the server's answer to `#authenticate` (spec §7.4).
+/// The `data` of the server's answer to `#authenticate` (Protocol.md §9).
 public struct AuthenticateResponse: Sendable, Hashable {
     /// Whether the server accepted the token.
     public var isAuthenticated: Bool

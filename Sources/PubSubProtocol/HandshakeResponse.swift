@@ -1,4 +1,4 @@
-/// The `data` of the server's answer to `#handshake` (spec §3.4).
+/// The `data` of the server's answer to `#handshake` (Protocol.md §4).
 public struct HandshakeResponse: Sendable, Hashable {
     /// Server-assigned socket id, new on every connection.
     public var id: String

@@ -96,7 +96,7 @@ extension Packet {
 }
 
 extension Array where Element == Packet {
-    /// The packets as one batch frame: a JSON array (spec §2.5).
+    /// The packets as one batch frame: a JSON array (Protocol.md §2).
     public func serialized(keyOrder: PacketKeyOrder = .client) -> String {
         String(decoding: serializedBytes(keyOrder: keyOrder), as: UTF8.self)
     }

@@ -1,7 +1,7 @@
 import XCTest
 import PubSubProtocol
 
-/// Spec §9.2 close-code texts and reconnect classes.
+/// Protocol.md §11 close-code texts and reconnect classes.
 final class SocketClusterCloseCodeTests: XCTestCase {
     /// The one place the reconnect rule is tested: every named code once, plus the ranges.
     func testEveryNamedCodeHasItsReconnectRule() {

@@ -1,5 +1,5 @@
 extension ClientSession {
-    /// One text frame that is not a ping of our protocol version (spec §2.1, §2.2, §2.5).
+    /// One text frame that is not a ping of our protocol version (Protocol.md §2, §3).
     mutating func receiveFrame(_ text: String, now: MonotonicInstant) {
         switch InboundFrame(text: text) {
         case .packets(let packets):
@@ -12,7 +12,7 @@ extension ClientSession {
         case .raw(let raw):
             emit(.raw(.text(raw)))
         case .ping, .pong:
-            // A ping of the other protocol version, or a pong: not ours to answer (spec §2.4).
+            // A ping of the other protocol version, or a pong: not ours to answer (Protocol.md §3).
             emit(.raw(.text(text)))
         }
     }

@@ -46,7 +46,7 @@ extension ClientSession {
         }
     }
 
-    // MARK: Batching (spec §2.5)
+    // MARK: Batching (Protocol.md §2)
 
     /// From now on packets (responses included, pongs and `#handshake` excluded) are collected
     /// until `flushBatch()` or `cancelBatch()`.

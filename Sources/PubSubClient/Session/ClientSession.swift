@@ -113,7 +113,7 @@ public struct ClientSession: Sendable {
         closeLocally(code: code, reason: reason, allowReconnect: false, now: now)
     }
 
-    /// `disconnect(code:reason:)` then `connect` (spec §9.4).
+    /// `disconnect(code:reason:)` then `connect` (Protocol.md §11).
     public mutating func reconnect(code: UInt16 = 1000, reason: String = "", now: MonotonicInstant) {
         if case .closed = connection {
             connection = .closed(reconnectAt: nil)
@@ -165,7 +165,7 @@ public struct ClientSession: Sendable {
         receiveFrame(text, now: now)
     }
 
-    /// A binary frame arrived on transport `id`; surfaced as a raw message (spec §1.4).
+    /// A binary frame arrived on transport `id`; surfaced as a raw message (Protocol.md §1).
     public mutating func transportReceived(binary: [UInt8], from id: TransportID, now: MonotonicInstant) {
         guard isCurrentAndOpen(id) else { return }
         emit(.raw(.binary(Data(binary))))
@@ -251,7 +251,7 @@ public struct ClientSession: Sendable {
         handleClose(code: code, reason: reason, allowReconnect: allowReconnect, keepQueue: keepQueue, now: now)
     }
 
-    /// The close sequence of spec §9.1, in the JS order.
+    /// The close sequence of Protocol.md §11, in the JS order.
     mutating func handleClose(code: UInt16, reason: String, error: TransportFailure? = nil, allowReconnect: Bool,
                               keepQueue: Bool, now: MonotonicInstant) {
         guard connection.link != nil else { return }

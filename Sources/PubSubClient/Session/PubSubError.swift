@@ -1,4 +1,4 @@
-/// Whether a connection ended while it was still connecting or after it had opened (spec §9.1).
+/// Whether a connection ended while it was still connecting or after it had opened (Protocol.md §11).
 public enum BadConnectionKind: String, Sendable, Hashable {
     /// Closed before the handshake completed.
     case connectAbort
