@@ -1,4 +1,4 @@
-/// The `data` of the server's answer to `#authenticate` (spec §7.4).
+/// The `data` of the server's answer to `#authenticate` (Protocol.md §9).
 public struct AuthenticateResponse: Sendable, Hashable {
     /// Whether the server accepted the token.
     public var isAuthenticated: Bool
@@ -27,8 +27,16 @@ public struct AuthenticateResponse: Sendable, Hashable {
         }
     }
 
-    /// The wire form: `{isAuthenticated, authError}` (`authError` null when none, as the server writes it).
-    public var jsonValue: JSONValue {
-        .object(["isAuthenticated": .bool(isAuthenticated), "authError": authError?.dehydrated() ?? .null])
+    /// The whole answer packet to the `#authenticate` invoke `rid`, as socketcluster-server
+    /// writes it: `{"rid":N,"data":{"isAuthenticated":…,"authError":…|null}}` in that order.
+    public func serializedResponse(rid: Int64) -> String {
+        JSONSerializer.responseText(rid: rid) { serializer, first in
+            serializer.writeMember("isAuthenticated", .bool(isAuthenticated), first: &first)
+            if let authError {
+                serializer.writeErrorMember("authError", authError, first: &first)
+            } else {
+                serializer.writeMember("authError", .null, first: &first)
+            }
+        }
     }
 }

@@ -1,4 +1,4 @@
-/// Names of the events SocketCluster reserves for itself (spec §3–§7).
+/// Names of the events SocketCluster reserves for itself (Protocol.md §4–§9).
 public enum BuiltInEvent {
     /// Client → server invoke opening the session; `data` is `{"authToken": String|null}`.
     public static let handshake = "#handshake"
@@ -16,11 +16,4 @@ public enum BuiltInEvent {
     public static let removeAuthToken = "#removeAuthToken"
     /// Client → server invoke whose `data` is the signed token string.
     public static let authenticate = "#authenticate"
-    /// Legacy (v14 servers) notice `{code, data}` before a close.
-    public static let disconnect = "#disconnect"
-
-    /// Every name above.
-    public static let all: Set<String> = [
-        handshake, publish, subscribe, unsubscribe, kickOut, setAuthToken, removeAuthToken, authenticate, disconnect,
-    ]
 }

@@ -44,7 +44,7 @@ public final class PubSubClient: Sendable {
     // MARK: Connection
 
     /// Connects and waits for the handshake. Returns at once if already open. If the attempt
-    /// ends first (a reconnect may follow), throws `webSocket(_:)` with WireKit's typed reason
+    /// ends first (a reconnect may follow), throws `transport(_:)` (its `webSocketError` is WireKit's typed reason)
     /// when the WebSocket itself failed (refused, unknown host, HTTP status, TLS), else
     /// `connectionFailed(code:reason:)` (the server closed it, or the handshake timed out).
     /// Cancelling the waiting task throws `cancelled(event: "connect")` at once and leaves the
@@ -70,7 +70,7 @@ public final class PubSubClient: Sendable {
                         switch event {
                         case .connected(let info): waiter.finish(.success(info))
                         case .connectAbort(_, _, let error?):
-                            waiter.finish(.failure(PubSubError.webSocket(error)))
+                            waiter.finish(.failure(PubSubError.transport(error)))
                         case .connectAbort(let code, let reason, nil):
                             waiter.finish(.failure(PubSubError.connectionFailed(code: code, reason: reason)))
                         default: break
@@ -111,7 +111,7 @@ public final class PubSubClient: Sendable {
 
     /// Sends an event with no reply (`receiver` on the server). Queued while not connected.
     public func transmit(_ event: String, _ data: JSONValue? = nil, ackTimeout: Duration? = nil) throws(PubSubError) {
-        try driver.withSession { (session: inout ClientSession, now: SessionInstant) throws(PubSubError) in
+        try driver.withSession { (session: inout ClientSession, now: MonotonicInstant) throws(PubSubError) in
             try session.transmit(event, data: data, ackTimeout: ackTimeout, now: now)
         }
     }
@@ -200,7 +200,7 @@ public final class PubSubClient: Sendable {
 
     /// Publishes without acknowledgement.
     public func publish(_ channel: String, _ data: JSONValue?) throws(PubSubError) {
-        try driver.withSession { (session: inout ClientSession, now: SessionInstant) throws(PubSubError) in
+        try driver.withSession { (session: inout ClientSession, now: MonotonicInstant) throws(PubSubError) in
             try session.publish(channel, data: data, now: now)
         }
     }
@@ -253,7 +253,7 @@ public final class PubSubClient: Sendable {
     // MARK: Internals
 
     /// Runs a call to completion; cancelling the calling task cancels the call.
-    private func call(_ start: @escaping (inout ClientSession, SessionInstant) -> CallID) async throws -> JSONValue? {
+    private func call(_ start: @escaping (inout ClientSession, MonotonicInstant) -> CallID) async throws -> JSONValue? {
         let box = CallCancellation()
         let driver = self.driver
         return try await withTaskCancellationHandler {

@@ -22,7 +22,7 @@ final class SessionDriver: @unchecked Sendable {
     private var transports: [TransportID: any SessionTransport] = [:]
     private var currentTransport: TransportID?
     private var timer: DispatchSourceTimer?
-    private var armedDeadline: SessionInstant?
+    private var armedDeadline: MonotonicInstant?
     private var completions: [CallID: Completion] = [:]
     private var listeners: [UInt64: Listener] = [:]
     private var nextListener: UInt64 = 0
@@ -32,7 +32,6 @@ final class SessionDriver: @unchecked Sendable {
     #if canImport(Network)
     private var pathObserver: NetworkPathObserver?
     #endif
-    private let origin = DispatchTime.now().uptimeNanoseconds
 
     init(configuration: SessionConfiguration, tokenStore: any TokenStore,
          transportFactory: any SessionTransportFactory, label: String = "PubSubClient.session") {
@@ -63,14 +62,14 @@ final class SessionDriver: @unchecked Sendable {
         for transport in transports.values { transport.close(code: 1000, reason: "") }
     }
 
-    /// Monotonic now, in milliseconds since the driver was made.
-    var now: SessionInstant {
-        SessionInstant(milliseconds: Int64((DispatchTime.now().uptimeNanoseconds &- origin) / 1_000_000))
+    /// Monotonic now (the system's uptime clock).
+    var now: MonotonicInstant {
+        MonotonicInstant(nanoseconds: DispatchTime.now().uptimeNanoseconds)
     }
 
     /// Runs `body` on the queue (inline when already on it), then executes the actions it made.
     @discardableResult
-    func withSession<T>(_ body: (inout ClientSession, SessionInstant) throws(PubSubError) -> T) throws(PubSubError) -> T {
+    func withSession<T>(_ body: (inout ClientSession, MonotonicInstant) throws(PubSubError) -> T) throws(PubSubError) -> T {
         if DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) {
             return try runOnQueue(body)
         }
@@ -82,7 +81,7 @@ final class SessionDriver: @unchecked Sendable {
 
     /// Runs `body` on the queue (inline when already on it), then executes the actions it made.
     @discardableResult
-    func run<T>(_ body: (inout ClientSession, SessionInstant) -> T) -> T {
+    func run<T>(_ body: (inout ClientSession, MonotonicInstant) -> T) -> T {
         onQueue {
             let result = body(&session, now)
             execute()
@@ -98,7 +97,7 @@ final class SessionDriver: @unchecked Sendable {
 
     /// Starts a call and registers its completion before the call's actions run (they run
     /// after `start` returns, so even an immediate completion finds it).
-    func call(_ start: (inout ClientSession, SessionInstant) -> CallID, completion: @escaping Completion) {
+    func call(_ start: (inout ClientSession, MonotonicInstant) -> CallID, completion: @escaping Completion) {
         run { session, now in
             let id = start(&session, now)
             completions[id] = completion
@@ -139,7 +138,7 @@ final class SessionDriver: @unchecked Sendable {
         return queue.sync(execute: body)
     }
 
-    private func runOnQueue<T>(_ body: (inout ClientSession, SessionInstant) throws(PubSubError) -> T) throws(PubSubError) -> T {
+    private func runOnQueue<T>(_ body: (inout ClientSession, MonotonicInstant) throws(PubSubError) -> T) throws(PubSubError) -> T {
         let result: T
         do {
             result = try body(&session, now)
@@ -152,11 +151,7 @@ final class SessionDriver: @unchecked Sendable {
     }
 
     private func execute() {
-        while true {
-            let actions = session.takeActions()
-            if actions.isEmpty { break }
-            for action in actions { perform(action) }
-        }
+        while let action = session.nextAction() { perform(action) }
         rearmTimer()
     }
 
@@ -254,13 +249,14 @@ final class SessionDriver: @unchecked Sendable {
         timer?.cancel()
         timer = nil
         guard let deadline else { return }
-        let delay = max(0, now.distance(to: deadline)) + 1
+        // One millisecond late rather than early, so the deadline has surely passed.
+        let delay = (deadline - now).wholeMilliseconds + 1
         let source = DispatchSource.makeTimerSource(queue: queue)
         source.schedule(deadline: .now() + .milliseconds(Int(min(delay, Int64(Int32.max)))), leeway: .milliseconds(5))
         source.setEventHandler { [weak self] in
             guard let self else { return }
             self.armedDeadline = nil
-            self.session.tick(now: self.now)
+            self.session.timeElapsed(now: self.now)
             self.execute()
         }
         timer = source

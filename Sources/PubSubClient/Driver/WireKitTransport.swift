@@ -20,7 +20,7 @@ struct WireKitTransportFactory: SessionTransportFactory {
         do {
             socket = try WebSocket(url: url, options: options, callbackQueue: queue)
         } catch {
-            queue.async { onEvent(.closed(code: 1006, reason: error.description, error: error)) }
+            queue.async { onEvent(.closed(code: 1006, reason: error.description, error: TransportFailure(error))) }
             return FailedTransport()
         }
         let transport = WireKitTransport(socket: socket)
@@ -30,7 +30,7 @@ struct WireKitTransportFactory: SessionTransportFactory {
         socket.onClose = { info in
             // A connection that failed has no close frame, so its reason is the failure's.
             let reason = info.reason.isEmpty ? info.error?.description ?? "" : info.reason
-            onEvent(.closed(code: info.code.rawValue, reason: reason, error: info.error))
+            onEvent(.closed(code: info.code.rawValue, reason: reason, error: info.error.map(TransportFailure.init)))
         }
         socket.open()
         return transport
@@ -64,4 +64,36 @@ final class FailedTransport: SessionTransport {
     func send(text: String) {}
     func close(code: UInt16, reason: String) {}
     func closed() async -> WebSocketCloseInfo? { nil }
+}
+
+extension TransportFailure {
+    /// WireKit's error in the session's terms; the original stays in `underlying`.
+    init(_ error: WebSocketError) {
+        self.init(Self.kind(of: error), message: error.description, underlying: error)
+    }
+
+    /// WireKit's typed reason when the WireKit driver reported this failure, else nil.
+    public var webSocketError: WebSocketError? { underlying as? WebSocketError }
+
+    static func kind(of error: WebSocketError) -> Kind {
+        switch error {
+        case .invalidURL, .invalidRequest: return .invalidRequest
+        case .transport(let failure):
+            switch failure {
+            case .hostNotFound: return .hostNotFound
+            case .connectionRefused, .unreachable, .addressInUse: return .connectionRefused
+            case .connectTimedOut: return .timedOut
+            case .tls: return .tls
+            case .unsupported: return .invalidRequest
+            case .connectionReset, .system: return .connectionLost
+            }
+        case .timedOut: return .timedOut
+        case .tls: return .tls
+        case .handshakeRejected(let status, _, _): return .upgradeRejected(status: status)
+        case .redirected(let status, let location, _): return .redirected(status: status, location: location)
+        case .invalidHandshakeResponse, .invalidUpgradeRequest: return .invalidHandshake
+        case .protocolViolation, .invalidUTF8, .messageTooBig: return .protocolViolation
+        case .connectionClosed, .closed, .notOpen: return .connectionLost
+        }
+    }
 }

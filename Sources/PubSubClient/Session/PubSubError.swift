@@ -1,6 +1,4 @@
-import WireKit
-
-/// Whether a connection ended while it was still connecting or after it had opened (spec §9.1).
+/// Whether a connection ended while it was still connecting or after it had opened (Protocol.md §11).
 public enum BadConnectionKind: String, Sendable, Hashable {
     /// Closed before the handshake completed.
     case connectAbort
@@ -47,13 +45,11 @@ public enum PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `connect()` failed: the attempt closed with `code` before its handshake completed.
     case connectionFailed(code: UInt16, reason: String)
     /// `connect()` failed because the WebSocket itself failed: refused, unknown host, HTTP
-    /// status of a rejected upgrade, TLS, timeouts. Switch on WireKit's typed reason.
-    case webSocket(WebSocketError)
+    /// status of a rejected upgrade, TLS, timeouts. Switch on `kind`; with the WireKit driver,
+    /// `webSocketError` has WireKit's full typed reason.
+    case transport(TransportFailure)
     /// The channel was unsubscribed (or kicked out) before its subscription completed.
     case channelClosed(channel: String)
-    /// The client was disconnected by the user (or never connected) and the call needs a
-    /// connection that will not come.
-    case notConnected(event: String)
 
     /// The JS error class name for this failure.
     public var name: String {
@@ -73,10 +69,9 @@ public enum PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
         case .coding: return "CodingError"
         case .tokenStore: return "TokenStoreError"
         case .invalidArgument: return "InvalidArgumentsError"
-        case .notConnected: return "BadConnectionError"
         case .channelClosed: return "ChannelClosedError"
         case .connectionFailed: return "BadConnectionError"
-        case .webSocket: return "WebSocketError"
+        case .transport: return "TransportError"
         case .cancelled: return "CancellationError"
         }
     }
@@ -93,9 +88,7 @@ public enum PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
             return "Event \(event) was dropped: it could not be sent within its ack timeout"
         case .batchCancelled(let event): return "Event \(event) was discarded by cancelBatch()"
         case .handshakeRejected(let error, let code): return "Handshake rejected with code \(code): \(error.name): \(error.message)"
-        case .socketProtocol(let code, let reason):
-            if let text = SocketClusterCloseCode(code).standardText, reason.isEmpty || reason == text { return text }
-            return "Socket connection closed with status code \(code)" + (reason.isEmpty ? "" : " and reason: \(reason)")
+        case .socketProtocol(let code, let reason): return SocketClusterCloseCode(code).errorMessage(reason: reason)
         case .invalidResponse(let event, let detail): return "Invalid response to \(event): \(detail)"
         case .malformedPacket(let detail): return "Malformed packet dropped: \(detail)"
         case .alreadyResponded(let id): return "The \(id) was already answered"
@@ -103,11 +96,10 @@ public enum PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
         case .coding(let detail): return detail
         case .tokenStore(let detail): return "Token store failure: \(detail)"
         case .invalidArgument(let detail): return detail
-        case .notConnected(let event): return "Event \(event) needs a connection and the client is disconnected"
         case .cancelled(let event): return "Event \(event) was cancelled before it completed"
         case .connectionFailed(let code, let reason):
             return "The connection closed with code \(code) before its handshake completed" + (reason.isEmpty ? "" : ": \(reason)")
-        case .webSocket(let error): return error.description
+        case .transport(let failure): return failure.message
         case .channelClosed(let channel): return "Channel \(channel) was unsubscribed before its subscription completed"
         }
     }
