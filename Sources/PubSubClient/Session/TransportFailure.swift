@@ -41,8 +41,10 @@ public struct TransportFailure: Error, Sendable, Equatable, CustomStringConverti
         self.underlying = underlying
     }
 
+    /// The failure in words (`message`).
     public var description: String { message }
 
+    /// Same kind and message; the underlying error is not compared.
     public static func == (lhs: TransportFailure, rhs: TransportFailure) -> Bool {
         lhs.kind == rhs.kind && lhs.message == rhs.message
     }

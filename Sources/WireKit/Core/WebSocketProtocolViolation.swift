@@ -23,6 +23,7 @@ public enum WebSocketProtocolViolation: Sendable, Hashable, CustomStringConverti
     /// A close frame carried a code that may not be sent on the wire.
     case invalidCloseCode(UInt16)
 
+    /// What the peer did wrong, in words, for the close reason and error messages.
     public var description: String {
         switch self {
         case .continuationWithoutMessage: "continuation frame without a message to continue"

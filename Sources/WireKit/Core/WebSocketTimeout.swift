@@ -9,6 +9,7 @@ public enum WebSocketTimeout: Sendable, Hashable, CustomStringConvertible {
     /// No pong answered a `ping(timeout:)` within its timeout.
     case pong(limit: Duration)
 
+    /// Which limit ran out and how long it was, in words.
     public var description: String {
         switch self {
         case .handshake(let limit): "the opening handshake took longer than \(limit)"
