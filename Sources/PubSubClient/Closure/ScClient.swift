@@ -3,8 +3,10 @@ import WireKit
 
 /// The closure API, with the method names of socketcluster-client-swift (`emit`, `emitAck`,
 /// `on`, `onAck`, `subscribe`, `publish`, `onChannel`, `setBasicListener`, ...), on the same
-/// session core as `PubSubClient`. Every callback runs on the queue given at creation.
-/// Thread-safe: calls may come from any thread.
+/// session core as `PubSubClient`. Every callback runs on the queue given at creation, which
+/// must be serial (callbacks come in order); the client's own queue targets it unless it is the
+/// main queue, so callbacks run without a dispatch each. Thread-safe: calls may come from any
+/// thread.
 public final class ScClient: Sendable {
     /// `(eventName, error, data)`: the outcome of an acknowledged call.
     public typealias AckHandler = @Sendable (String, PubSubError?, JSONValue?) -> Void
@@ -21,21 +23,21 @@ public final class ScClient: Sendable {
          transportFactory: any SessionTransportFactory) {
         self.callbackQueue = callbackQueue
         driver = SessionDriver(configuration: configuration, tokenStore: tokenStore, transportFactory: transportFactory,
-                               label: "ScClient")
+                               label: "ScClient", callbackQueue: callbackQueue)
         let router = self.router
         _ = driver.addListener { event in router.route(event) }
         driver.setRequestHandler { event, data, id in router.handleRequest(event, data, id) }
         let listeners = self.listeners
-        _ = driver.run { _, _ in
-            router.addEventListener { [weak self] event in
-                guard let self else { return }
+        _ = driver.run { [driver] _, _ in
+            router.addEventListener { [weak self, weak driver] event in
+                guard let self, let driver else { return }
                 // On the driver queue, so the handshake's events are seen in order.
                 let authentication = listeners.authenticationChange(for: event)
                 let lost = listeners.lostConnection(for: event)
                 let basic = listeners.basic
                 let auth = listeners.auth
                 let any = listeners.any
-                callbackQueue.async {
+                driver.deliver {
                     switch event {
                     case .connected: basic?.onConnect?(self)
                     case .connectAbort(let code, let reason, let error):
@@ -151,9 +153,10 @@ public final class ScClient: Sendable {
     /// Listens to server transmits of `eventName`. Several listeners may share an event.
     @discardableResult
     public func on(eventName: String, ack: @escaping MessageHandler) -> ListenerToken {
-        let queue = callbackQueue
         let router = self.router
-        let id = driver.run { _, _ in router.addReceiver(eventName) { data in queue.async { ack(eventName, data) } } }
+        let id = driver.run { [driver] _, _ in
+            router.addReceiver(eventName) { [weak driver] data in driver?.deliver { ack(eventName, data) } }
+        }
         return ListenerToken(id: id)
     }
 
@@ -161,13 +164,12 @@ public final class ScClient: Sendable {
     /// Invokes with no handler get an `UnhandledRequestError` reply.
     @discardableResult
     public func onAck(eventName: String, ack: @escaping @Sendable (String, JSONValue?, ScResponder) -> Void) -> ListenerToken {
-        let queue = callbackQueue
         let router = self.router
-        let driver = self.driver
-        let id = driver.run { _, _ in
-            router.addProcedure(eventName) { name, data, requestID in
+        let id = driver.run { [driver] _, _ in
+            router.addProcedure(eventName) { [weak driver] name, data, requestID in
+                guard let driver else { return }
                 let responder = ScResponder(request: ProcedureRequest(event: name, data: data, id: requestID, driver: driver))
-                queue.async { ack(name, data, responder) }
+                driver.deliver { ack(name, data, responder) }
             }
         }
         return ListenerToken(id: id)
@@ -224,10 +226,10 @@ public final class ScClient: Sendable {
     /// Listens to messages published on `channelName` (a namespace separate from events).
     @discardableResult
     public func onChannel(channelName: String, ack: @escaping MessageHandler) -> ListenerToken {
-        let queue = callbackQueue
         let router = self.router
-        let id = driver.run { _, _ in
-            router.addChannelConsumer(channelName, yield: { data in queue.async { ack(channelName, data) } }, finish: {})
+        let id = driver.run { [driver] _, _ in
+            router.addChannelConsumer(channelName, yield: { [weak driver] data in driver?.deliver { ack(channelName, data) } },
+                                      finish: {})
         }
         return ListenerToken(id: id)
     }
@@ -265,9 +267,9 @@ public final class ScClient: Sendable {
     public func cancelBatch() { driver.run { session, _ in session.cancelBatch() } }
 
     private func call(_ name: String, _ ack: @escaping AckHandler, _ start: (inout ClientSession, SessionInstant) -> CallID) {
-        let queue = callbackQueue
-        driver.call(start) { result in
-            queue.async {
+        // The completion runs on the driver's queue, which holds the driver.
+        driver.call(start) { [unowned driver] result in
+            driver.deliver {
                 switch result {
                 case .success(let data): ack(name, nil, data)
                 case .failure(let error): ack(name, error, nil)

@@ -6,6 +6,12 @@ import WireKit
 /// DispatchSourceTimer for its `nextDeadline`, keeps the token store in sync, routes events to
 /// listeners and completes calls. Both public faces (`PubSubClient`, `ScClient`) sit on it.
 ///
+/// The WebSocket runs on this same queue (`WireKitTransport`), so a session step and the
+/// socket's reads and writes need no hop between them; the messages of one step leave in one
+/// write. With a serial `callbackQueue` other than the main queue, the session queue targets it
+/// and callbacks run inline (`deliver`); with the main queue, one dispatch per step carries
+/// all of that step's callbacks.
+///
 /// `@unchecked Sendable`: every mutable property is only touched on `queue`.
 final class SessionDriver: @unchecked Sendable {
     typealias Completion = @Sendable (Result<JSONValue?, PubSubError>) -> Void
@@ -33,10 +39,31 @@ final class SessionDriver: @unchecked Sendable {
     private var pathObserver: NetworkPathObserver?
     #endif
     private let origin = DispatchTime.now().uptimeNanoseconds
+    /// Where `deliver` runs callbacks; nil when they run inline on `queue`.
+    private let callbackQueue: DispatchQueue?
+    /// `callbackQueue`, when `queue` targets it (callbacks inline, `queueKey` set on it too).
+    private let targetQueue: DispatchQueue?
+    /// Callbacks of the current step, for `callbackQueue`.
+    private var pendingDeliveries: [@Sendable () -> Void] = []
+    private var executing = false
+    /// The transport that has messages waiting for `flush()`.
+    private var unflushed: (any SessionTransport)?
 
+    /// `callbackQueue`: where the face's callbacks run (nil: inline on the session queue). A
+    /// serial queue other than the main queue becomes the session queue's target, so the
+    /// callbacks run inline; the main queue stays free of session work.
     init(configuration: SessionConfiguration, tokenStore: any TokenStore,
-         transportFactory: any SessionTransportFactory, label: String = "PubSubClient.session") {
-        queue = DispatchQueue(label: label)
+         transportFactory: any SessionTransportFactory, label: String = "PubSubClient.session",
+         callbackQueue: DispatchQueue? = nil) {
+        if let callbackQueue, callbackQueue !== DispatchQueue.main {
+            queue = DispatchQueue(label: label, target: callbackQueue)
+            targetQueue = callbackQueue
+            self.callbackQueue = nil
+        } else {
+            queue = DispatchQueue(label: label)
+            targetQueue = nil
+            self.callbackQueue = callbackQueue
+        }
         self.tokenStore = tokenStore
         self.transportFactory = transportFactory
         frameObserver = configuration.frameObserver
@@ -47,6 +74,9 @@ final class SessionDriver: @unchecked Sendable {
         }
         session = ClientSession(configuration: configuration, storedToken: stored)
         queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
+        // A block running on the target queue excludes the session queue just as well, so
+        // calls made from it run inline (a `queue.sync` from there would deadlock).
+        targetQueue?.setSpecific(key: queueKey, value: ObjectIdentifier(self))
         if let loadError { queue.async { self.broadcast(.error(loadError)) } }
         #if canImport(Network)
         if configuration.reconnectWhenNetworkReturns {
@@ -60,7 +90,19 @@ final class SessionDriver: @unchecked Sendable {
     deinit {
         timer?.cancel()
         expiryTimer?.cancel()
-        for transport in transports.values { transport.close(code: 1000, reason: "") }
+        targetQueue?.setSpecific(key: queueKey, value: nil)
+        for transport in transports.values { queue.async { transport.close(code: 1000, reason: "") } }
+    }
+
+    /// Whether the caller may touch the session now: on `queue`, or on the queue it targets.
+    private var isOnQueue: Bool { DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) }
+
+    /// Runs a face's callback: inline when the session queue targets the callback queue, else
+    /// collected and sent to the callback queue in one dispatch at the end of the step. On the
+    /// queue.
+    func deliver(_ callback: @escaping @Sendable () -> Void) {
+        if callbackQueue == nil { return callback() }
+        pendingDeliveries.append(callback)
     }
 
     /// Monotonic now, in milliseconds since the driver was made.
@@ -71,7 +113,7 @@ final class SessionDriver: @unchecked Sendable {
     /// Runs `body` on the queue (inline when already on it), then executes the actions it made.
     @discardableResult
     func withSession<T>(_ body: (inout ClientSession, SessionInstant) throws(PubSubError) -> T) throws(PubSubError) -> T {
-        if DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) {
+        if isOnQueue {
             return try runOnQueue(body)
         }
         let result: Result<T, PubSubError> = queue.sync {
@@ -92,7 +134,7 @@ final class SessionDriver: @unchecked Sendable {
 
     /// Reads session state on the queue.
     func read<T>(_ body: (ClientSession) -> T) -> T {
-        if DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) { return body(session) }
+        if isOnQueue { return body(session) }
         return queue.sync { body(session) }
     }
 
@@ -135,7 +177,7 @@ final class SessionDriver: @unchecked Sendable {
     // MARK: Queue internals
 
     private func onQueue<T>(_ body: () -> T) -> T {
-        if DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) { return body() }
+        if isOnQueue { return body() }
         return queue.sync(execute: body)
     }
 
@@ -151,11 +193,27 @@ final class SessionDriver: @unchecked Sendable {
         return result
     }
 
+    /// Performs the session's actions until it has none, then sends the step's messages (one
+    /// write), its callbacks (one dispatch at most) and re-arms the timer. A call made from
+    /// inside (a callback that invokes again) folds into the running loop, so actions keep
+    /// their order.
     private func execute() {
+        if executing { return }
+        executing = true
         while true {
             let actions = session.takeActions()
             if actions.isEmpty { break }
             for action in actions { perform(action) }
+        }
+        executing = false
+        if let transport = unflushed {
+            unflushed = nil
+            transport.flush()
+        }
+        if !pendingDeliveries.isEmpty, let callbackQueue {
+            let batch = pendingDeliveries
+            pendingDeliveries.removeAll()
+            callbackQueue.async { for callback in batch { callback() } }
         }
         rearmTimer()
     }
@@ -172,6 +230,10 @@ final class SessionDriver: @unchecked Sendable {
             if let currentTransport, let transport = transports[currentTransport] {
                 frameObserver?(.sent, text)
                 transport.send(text: text)
+                if unflushed !== transport {
+                    unflushed?.flush()
+                    unflushed = transport
+                }
             }
         case .closeTransport(let id, let code, let reason):
             transports.removeValue(forKey: id)?.close(code: code, reason: reason)
