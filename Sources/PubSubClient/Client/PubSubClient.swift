@@ -253,12 +253,12 @@ public final class PubSubClient: Sendable {
     // MARK: Internals
 
     /// Runs a call to completion; cancelling the calling task cancels the call.
-    private func call(_ start: @escaping (inout ClientSession, SessionInstant) -> CallID) async throws -> JSONValue? {
+    private func call(_ start: @escaping @Sendable (inout ClientSession, SessionInstant) -> CallID) async throws -> JSONValue? {
         let box = CallCancellation()
         let driver = self.driver
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                driver.call({ session, now in
+                driver.submitCall({ session, now in
                     let id = start(&session, now)
                     if box.started(id) { session.cancel(id, now: now) }
                     return id

@@ -46,6 +46,8 @@ final class SessionDriver: @unchecked Sendable {
     /// Callbacks of the current step, for `callbackQueue`.
     private var pendingDeliveries: [@Sendable () -> Void] = []
     private var executing = false
+    /// A block that flushes is queued behind the submitted calls (`submitCall`).
+    private var flushScheduled = false
     /// The transport that has messages waiting for `flush()`.
     private var unflushed: (any SessionTransport)?
 
@@ -147,6 +149,19 @@ final class SessionDriver: @unchecked Sendable {
         }
     }
 
+    /// `call` for a caller that must not block (an async task): the call starts on the queue
+    /// later, in order with other submissions. Calls submitted together share one write: the
+    /// flush waits behind the blocks already queued.
+    func submitCall(_ start: @escaping @Sendable (inout ClientSession, SessionInstant) -> CallID,
+                    completion: @escaping Completion) {
+        if isOnQueue { return call(start, completion: completion) }
+        queue.async { [self] in
+            let id = start(&session, now)
+            completions[id] = completion
+            execute(flush: false)
+        }
+    }
+
     /// Closes like `ClientSession.disconnect` and waits until the connection that was current
     /// has finished its closing handshake (or timed out). Returns how it ended; nil when none was open.
     func disconnectAndWait(code: UInt16, reason: String) async -> WebSocketCloseInfo? {
@@ -197,7 +212,7 @@ final class SessionDriver: @unchecked Sendable {
     /// write), its callbacks (one dispatch at most) and re-arms the timer. A call made from
     /// inside (a callback that invokes again) folds into the running loop, so actions keep
     /// their order.
-    private func execute() {
+    private func execute(flush: Bool = true) {
         if executing { return }
         executing = true
         while true {
@@ -206,7 +221,15 @@ final class SessionDriver: @unchecked Sendable {
             for action in actions { perform(action) }
         }
         executing = false
-        if let transport = unflushed {
+        if !flush, unflushed != nil {
+            if !flushScheduled {
+                flushScheduled = true
+                queue.async { [self] in
+                    flushScheduled = false
+                    execute()
+                }
+            }
+        } else if let transport = unflushed {
             unflushed = nil
             transport.flush()
         }
