@@ -13,8 +13,9 @@ public final class ScClient: Sendable {
     /// `(eventName, data)`: a server event or channel message.
     public typealias MessageHandler = @Sendable (String, JSONValue?) -> Void
 
-    let driver: SessionDriver
-    let router = EventRouter()
+    let core: ClientCore
+    var driver: SessionDriver { core.driver }
+    var router: EventRouter { core.router }
     /// Where callbacks run.
     public let callbackQueue: DispatchQueue
     private let listeners = ScListeners()
@@ -22,11 +23,10 @@ public final class ScClient: Sendable {
     init(configuration: SessionConfiguration, tokenStore: any TokenStore, callbackQueue: DispatchQueue,
          transportFactory: any SessionTransportFactory) {
         self.callbackQueue = callbackQueue
-        driver = SessionDriver(configuration: configuration, tokenStore: tokenStore, transportFactory: transportFactory,
-                               label: "ScClient", callbackQueue: callbackQueue)
-        let router = self.router
-        _ = driver.addListener { event in router.route(event) }
-        driver.setRequestHandler { event, data, id in router.handleRequest(event, data, id) }
+        core = ClientCore(configuration: configuration, tokenStore: tokenStore, transportFactory: transportFactory,
+                          label: "ScClient", callbackQueue: callbackQueue)
+        let router = core.router
+        let driver = core.driver
         let listeners = self.listeners
         _ = driver.run { [driver] _, _ in
             router.addEventListener { [weak self, weak driver] event in
@@ -53,27 +53,20 @@ public final class ScClient: Sendable {
         }
     }
 
-    deinit {
-        let driver = self.driver
-        driver.queue.async { driver.run { session, now in session.disconnect(now: now) } }
-    }
-
     // MARK: Connection
 
     /// Starts connecting; `setBasicListener`'s `onConnect` reports the handshake.
-    public func connect() { driver.run { session, now in session.connect(now: now) } }
+    public func connect() { core.connect { _ in } }
 
     /// Closes with `code` (default 1000) and `reason`, and stops reconnecting.
-    public func disconnect(code: UInt16 = 1000, reason: String = "") {
-        driver.run { session, now in session.disconnect(code: code, reason: reason, now: now) }
-    }
+    public func disconnect(code: UInt16 = 1000, reason: String = "") { core.disconnect(code: code, reason: reason) }
 
     /// Closes like `disconnect(code:reason:)` and waits until the WebSocket closing handshake
     /// finished or timed out (`WebSocketOptions.closeTimeout`, default 5 s). Returns how the
     /// WebSocket ended; nil when no connection was open or opening.
     @discardableResult
     public func close(code: UInt16 = 1000, reason: String = "") async -> WebSocketCloseInfo? {
-        await driver.disconnectAndWait(code: code, reason: reason)
+        await core.close(code: code, reason: reason)
     }
 
     /// Closes like `disconnect(code:reason:)`; `completion` runs on `callbackQueue` once the
@@ -81,32 +74,30 @@ public final class ScClient: Sendable {
     /// connection was open or opening).
     public func disconnect(code: UInt16 = 1000, reason: String = "",
                            completion: @escaping @Sendable (WebSocketCloseInfo?) -> Void) {
-        let driver = self.driver
+        let core = self.core
         let queue = callbackQueue
         Task {
-            let info = await driver.disconnectAndWait(code: code, reason: reason)
+            let info = await core.close(code: code, reason: reason)
             queue.async { completion(info) }
         }
     }
 
     /// Closes (if needed) with `code` and `reason`, and connects again at once.
-    public func reconnect(code: UInt16 = 1000, reason: String = "") {
-        driver.run { session, now in session.reconnect(code: code, reason: reason, now: now) }
-    }
+    public func reconnect(code: UInt16 = 1000, reason: String = "") { core.reconnect(code: code, reason: reason) }
 
     /// True once the SocketCluster handshake completed (not merely the WebSocket open).
-    public func isConnected() -> Bool { driver.read(\.state) == .open }
+    public func isConnected() -> Bool { core.state == .open }
 
     /// Connection state.
-    public var state: ConnectionState { driver.read(\.state) }
+    public var state: ConnectionState { core.state }
     /// Server-assigned socket id while connected.
-    public var id: String? { driver.read(\.socketID) }
+    public var id: String? { core.socketID }
     /// Authentication state and token.
-    public var auth: AuthStatus { driver.read(\.auth) }
+    public var auth: AuthStatus { core.auth }
     /// The handshake response (id, pingTimeout, isAuthenticated, authError) while connected.
-    public var handshake: HandshakeInfo? { driver.read(\.handshake) }
+    public var handshake: HandshakeInfo? { core.handshake }
     /// The state of one channel.
-    public func channelState(channelName: String) -> ChannelState { driver.read { $0.channelState(channelName) } }
+    public func channelState(channelName: String) -> ChannelState { core.channelState(channelName) }
 
     /// Connection callbacks: handshake done, attempt failed before the handshake, connection lost
     /// after it (with the exact close code and reason).
@@ -136,9 +127,7 @@ public final class ScClient: Sendable {
     @discardableResult
     public func emit(eventName: String, data: JSONValue? = nil) -> PubSubError? {
         do throws(PubSubError) {
-            try driver.withSession { (session: inout ClientSession, now: SessionInstant) throws(PubSubError) in
-                try session.transmit(eventName, data: data, now: now)
-            }
+            try core.transmit(eventName, data)
             return nil
         } catch {
             return error
@@ -153,8 +142,8 @@ public final class ScClient: Sendable {
     /// Listens to server transmits of `eventName`. Several listeners may share an event.
     @discardableResult
     public func on(eventName: String, ack: @escaping MessageHandler) -> ListenerToken {
-        let router = self.router
-        let id = driver.run { [driver] _, _ in
+        let driver = self.driver
+        let id = driver.register { router in
             router.addReceiver(eventName) { [weak driver] data in driver?.deliver { ack(eventName, data) } }
         }
         return ListenerToken(id: id)
@@ -164,8 +153,8 @@ public final class ScClient: Sendable {
     /// Invokes with no handler get an `UnhandledRequestError` reply.
     @discardableResult
     public func onAck(eventName: String, ack: @escaping @Sendable (String, JSONValue?, ScResponder) -> Void) -> ListenerToken {
-        let router = self.router
-        let id = driver.run { [driver] _, _ in
+        let driver = self.driver
+        let id = driver.register { router in
             router.addProcedure(eventName) { [weak driver] name, data, requestID in
                 guard let driver else { return }
                 let responder = ScResponder(request: ProcedureRequest(event: name, data: data, id: requestID, driver: driver))
@@ -177,15 +166,14 @@ public final class ScClient: Sendable {
 
     /// Removes a listener added with `on`, `onAck` or `onChannel`.
     public func off(_ token: ListenerToken) {
-        let router = self.router
-        driver.queue.async { router.remove(token.id) }
+        driver.unregister(token.id)
     }
 
     // MARK: Channels
 
     /// Subscribes (`#subscribe` invoke; retried after reconnects).
     public func subscribe(channelName: String, options: SubscriptionOptions = SubscriptionOptions()) {
-        driver.run { session, now in session.subscribe(channelName, options: options, now: now) }
+        core.subscribe(channelName, options: options)
     }
 
     /// Subscribes; `ack` gets the server's verdict on this attempt.
@@ -194,9 +182,7 @@ public final class ScClient: Sendable {
     }
 
     /// Unsubscribes (`#unsubscribe` transmit with the bare name).
-    public func unsubscribe(channelName: String) {
-        driver.run { session, now in session.unsubscribe(channelName, now: now) }
-    }
+    public func unsubscribe(channelName: String) { core.unsubscribe(channelName) }
 
     /// Unsubscribes as an invoke, so `ack` gets the server's answer.
     public func unsubscribeAck(channelName: String, ack: @escaping AckHandler) {
@@ -207,9 +193,7 @@ public final class ScClient: Sendable {
     @discardableResult
     public func publish(channelName: String, data: JSONValue?) -> PubSubError? {
         do throws(PubSubError) {
-            try driver.withSession { (session: inout ClientSession, now: SessionInstant) throws(PubSubError) in
-                try session.publish(channelName, data: data, now: now)
-            }
+            try core.publish(channelName, data)
             return nil
         } catch {
             return error
@@ -226,18 +210,15 @@ public final class ScClient: Sendable {
     /// Listens to messages published on `channelName` (a namespace separate from events).
     @discardableResult
     public func onChannel(channelName: String, ack: @escaping MessageHandler) -> ListenerToken {
-        let router = self.router
-        let id = driver.run { [driver] _, _ in
-            router.addChannelConsumer(channelName, yield: { [weak driver] data in driver?.deliver { ack(channelName, data) } },
-                                      finish: {})
+        let driver = self.driver
+        let id = driver.register { router in
+            router.addChannelConsumer(channelName, yield: { [weak driver] data in driver?.deliver { ack(channelName, data) } }, finish: {})
         }
         return ListenerToken(id: id)
     }
 
     /// Subscribed channels (and pending ones when `includePending`).
-    public func getSubscriptions(includePending: Bool = false) -> [String] {
-        driver.read { $0.subscriptions(includePending: includePending) }
-    }
+    public func getSubscriptions(includePending: Bool = false) -> [String] { core.subscriptions(includePending: includePending) }
 
     // MARK: Auth and batching
 
@@ -247,24 +228,22 @@ public final class ScClient: Sendable {
     }
 
     /// Removes the token here and on the server.
-    public func deauthenticate() { driver.run { session, now in session.deauthenticate(now: now) } }
+    public func deauthenticate() { core.deauthenticate() }
 
     /// Stores `token` for the next handshake (socketcluster-client-swift's `setAuthToken`).
-    public func setAuthToken(token: String?) {
-        driver.run { session, now in session.setTokenForNextHandshake(token, now: now) }
-    }
+    public func setAuthToken(token: String?) { core.setAuthToken(token) }
 
     /// The client's token, as socketcluster-client-swift: the one the next handshake sends (set
     /// by `setAuthToken(token:)`, the server's `#setAuthToken` or `authenticate`), nil once
     /// removed. `auth.signedToken` is the token the current connection is authenticated with.
-    public func getAuthToken() -> String? { driver.read(\.tokenForNextHandshake) }
+    public func getAuthToken() -> String? { core.tokenForNextHandshake }
 
     /// Collects outgoing packets until `flushBatch()` / `cancelBatch()`.
-    public func startBatch() { driver.run { session, _ in session.startBatch() } }
+    public func startBatch() { core.startBatch() }
     /// Sends the collected packets as one array frame.
-    public func flushBatch() { driver.run { session, _ in session.flushBatch() } }
+    public func flushBatch() { core.flushBatch() }
     /// Discards the collected packets.
-    public func cancelBatch() { driver.run { session, _ in session.cancelBatch() } }
+    public func cancelBatch() { core.cancelBatch() }
 
     private func call(_ name: String, _ ack: @escaping AckHandler, _ start: (inout ClientSession, SessionInstant) -> CallID) {
         // The completion runs on the driver's queue, which holds the driver.

@@ -3,8 +3,9 @@ import Foundation
 import WireKit
 
 /// Runs a `ClientSession` on one serial queue: executes its actions over a transport, arms one
-/// DispatchSourceTimer for its `nextDeadline`, keeps the token store in sync, routes events to
-/// listeners and completes calls. Both public faces (`PubSubClient`, `ScClient`) sit on it.
+/// DispatchSourceTimer for its `nextDeadline`, keeps the token store in sync, routes events
+/// through its `router` (the one registry of listeners, receivers, channel consumers and
+/// procedures) and completes calls. `ClientCore`, which both public faces compose, owns it.
 ///
 /// The WebSocket runs on this same queue (`WireKitTransport`), so a session step and the
 /// socket's reads and writes need no hop between them; the messages of one step leave in one
@@ -15,10 +16,8 @@ import WireKit
 /// `@unchecked Sendable`: every mutable property is only touched on `queue`.
 final class SessionDriver: @unchecked Sendable {
     typealias Completion = @Sendable (Result<JSONValue?, PubSubError>) -> Void
-    typealias Listener = @Sendable (SessionEvent) -> Void
-    /// Answers a server request; returns false if nobody handles `event` (the driver then
-    /// replies with an error so the server never waits in silence).
-    typealias RequestHandler = @Sendable (String, JSONValue?, ServerRequestID) -> Bool
+    /// Resumes a `connect` once the handshake completed or the attempt ended.
+    typealias ConnectCompletion = @Sendable (Result<HandshakeInfo, PubSubError>) -> Void
 
     let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
@@ -30,9 +29,9 @@ final class SessionDriver: @unchecked Sendable {
     private var timer: DispatchSourceTimer?
     private var armedDeadline: SessionInstant?
     private var completions: [CallID: Completion] = [:]
-    private var listeners: [UInt64: Listener] = [:]
-    private var nextListener: UInt64 = 0
-    private var requestHandler: RequestHandler?
+    private var connectCompletions: [ConnectCompletion] = []
+    /// Where events go; touched on the queue only.
+    let router = EventRouter()
     private let frameObserver: (@Sendable (FrameDirection, String) -> Void)?
     private var expiryTimer: DispatchSourceTimer?
     #if canImport(Network)
@@ -173,20 +172,27 @@ final class SessionDriver: @unchecked Sendable {
         return await current?.closed()
     }
 
-    func addListener(_ listener: @escaping Listener) -> UInt64 {
+    /// Connects (if not open) and completes once the handshake is done (at once when open) or
+    /// the attempt ended before it: `webSocket` when the WebSocket itself failed, else
+    /// `connectionFailed`. `skip`, run first on the queue, may call the attempt off.
+    func connect(skip: () -> Bool = { false }, completion: @escaping ConnectCompletion) {
         onQueue {
-            nextListener += 1
-            listeners[nextListener] = listener
-            return nextListener
+            if skip() { return }
+            if session.state == .open, let info = session.handshake { return completion(.success(info)) }
+            connectCompletions.append(completion)
+            session.connect(now: now)
+            execute()
         }
     }
 
-    func removeListener(_ id: UInt64) {
-        queue.async { self.listeners.removeValue(forKey: id) }
+    /// Registers with the router on the queue; returns the registration's token.
+    func register(_ body: (EventRouter) -> UInt64) -> UInt64 {
+        onQueue { body(router) }
     }
 
-    func setRequestHandler(_ handler: @escaping RequestHandler) {
-        onQueue { requestHandler = handler }
+    /// Removes a router registration, later on the queue (callers may be inside a session access).
+    func unregister(_ token: UInt64) {
+        queue.async { [router] in router.remove(token) }
     }
 
     // MARK: Queue internals
@@ -273,7 +279,7 @@ final class SessionDriver: @unchecked Sendable {
             }
         case .event(let event):
             if case .request(let name, let data, let id) = event {
-                let handled = requestHandler?(name, data, id) ?? false
+                let handled = router.handleRequest(name, data, id)
                 if !handled {
                     let error = RemoteError(name: "UnhandledRequestError",
                                             message: "The client has no handler for procedure \(name)")
@@ -313,7 +319,20 @@ final class SessionDriver: @unchecked Sendable {
     }
 
     private func broadcast(_ event: SessionEvent) {
-        for listener in listeners.values { listener(event) }
+        switch event {
+        case .connected(let info): finishConnects(.success(info))
+        case .connectAbort(_, _, let error?): finishConnects(.failure(.webSocket(error)))
+        case .connectAbort(let code, let reason, nil): finishConnects(.failure(.connectionFailed(code: code, reason: reason)))
+        default: break
+        }
+        router.route(event)
+    }
+
+    private func finishConnects(_ result: Result<HandshakeInfo, PubSubError>) {
+        guard !connectCompletions.isEmpty else { return }
+        let completions = connectCompletions
+        connectCompletions.removeAll()
+        for completion in completions { completion(result) }
     }
 
     private func transportEvent(_ event: SessionTransportEvent, from id: TransportID) {
