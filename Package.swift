@@ -19,12 +19,14 @@ let package = Package(
     targets: [
         // SHA-1, SHA-256 and HMAC, shared by the WebSocket handshake, TLS pinning and JWT.
         .target(name: "Digests"),
+        // The monotonic instant every sans-I/O core (WebSocket, client session, broker) takes as `now`.
+        .target(name: "MonotonicTime"),
         // RFC 6455 WebSocket: sans-I/O core, TCP and TLS transports, client and server roles.
-        .target(name: "WireKit", dependencies: ["Digests"]),
+        .target(name: "WireKit", dependencies: ["Digests", "MonotonicTime"]),
         // The SocketCluster wire model shared by client and broker: JSON value, packets, JWT.
         .target(name: "PubSubProtocol", dependencies: ["Digests"]),
-        .target(name: "PubSubClient", dependencies: ["WireKit", "PubSubProtocol"]),
-        .target(name: "PubSubBroker", dependencies: ["WireKit", "PubSubProtocol", "Digests"]),
+        .target(name: "PubSubClient", dependencies: ["WireKit", "PubSubProtocol", "MonotonicTime"]),
+        .target(name: "PubSubBroker", dependencies: ["WireKit", "PubSubProtocol", "Digests", "MonotonicTime"]),
         .executableTarget(name: "demo", dependencies: ["PubSubClient", "PubSubBroker"]),
         // Autobahn|Testsuite echo client for the WireKit client role (Scripts/autobahn/run-client.sh).
         .executableTarget(name: "wirekit-autobahn-client", dependencies: ["WireKit"]),

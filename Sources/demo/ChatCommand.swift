@@ -100,7 +100,7 @@ struct ChatCommand {
     private static func showConnection(_ events: AsyncStream<SessionEvent>, console: Console) async {
         for await event in events {
             switch event {
-            case .disconnected(let code, let reason):
+            case .disconnected(let code, let reason, _):
                 console.show("* connection lost (\(code)\(reason.isEmpty ? "" : " \(reason)")), reconnecting…")
             case .connected:
                 console.show("* reconnected")

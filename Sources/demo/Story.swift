@@ -94,7 +94,7 @@ struct Story {
         let retry = try await alice.events.next("alice's reconnect schedule") {
             if case .reconnectScheduled = $0 { return true } else { return false }
         }
-        if case .disconnected(let code, let reason) = lost, case .reconnectScheduled(let delay, _) = retry {
+        if case .disconnected(let code, let reason, _) = lost, case .reconnectScheduled(let delay, _) = retry {
             step("broker", "closes alice's socket  ⇒ alice: disconnected \(code) \"\(reason)\", reconnect in \(delay) ms")
         }
         let reconnected = try await alice.events.next("alice's reconnection") {

@@ -33,7 +33,7 @@ func showConnectionState(of client: PubSubClient, _ show: @escaping @Sendable (S
             switch event {
             case .connected: show("online")
             case .reconnectScheduled(let delay, let attempt): show("reconnecting in \(delay) ms (attempt \(attempt))")
-            case .disconnected(let code, _) where code == 1000: show("offline")
+            case .disconnected(let code, _, _) where code == 1000: show("offline")
             case .authTokenExpiring: show("session expires soon")   // renew with your login procedure
             default: break
             }

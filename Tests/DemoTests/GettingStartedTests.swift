@@ -127,8 +127,8 @@ final class GettingStartedTests: XCTestCase {
         do {
             let client = offline   // the snippet's `client`, here one with nothing to connect to
             try await client.connect()
-        } catch PubSubError.webSocket(let error) {     // no WebSocket: refused, unknown host, HTTP 404, TLS...
-            print("no WebSocket:", error)              // "Connection failed: connection refused by 127.0.0.1 port 8000"
+        } catch PubSubError.transport(let failure) {   // no WebSocket: refused, unknown host, HTTP 404, TLS...
+            print("no WebSocket:", failure)            // "Connection failed: connection refused by 127.0.0.1 port 8000"
         } catch PubSubError.connectionFailed(let code, let reason) {   // the server closed before the handshake
             print("closed with", code, reason)         // e.g. 4003: no answer to #handshake
         } catch PubSubError.handshakeRejected(let remote, let code) {  // the server refused the handshake

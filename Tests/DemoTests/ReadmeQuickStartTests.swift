@@ -120,7 +120,7 @@ extension ReadmeQuickStartTests {
                 configuration: SessionConfiguration(address: try ServerAddress(url: broker.url.absoluteString), autoReconnect: false),
                 webSocketOptions: WebSocketOptions(transportFactory: .tls(tls)))
             do { try await client.connect() }
-            catch PubSubError.webSocket(.tls(let failure)) { print("TLS:", failure) }   // e.g. pinMismatch, certificateExpired
+            catch PubSubError.transport(let failure) where failure.kind == .tls { print("TLS:", failure) }   // e.g. pin mismatch, expired certificate
             return client
         }
 

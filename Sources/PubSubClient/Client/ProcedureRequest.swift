@@ -31,7 +31,7 @@ public final class ProcedureRequest: Sendable {
 
     /// Answers with `data` (`{"rid":N,"data":...}`, no `data` key when nil).
     public func respond(_ data: JSONValue? = nil) throws(PubSubError) {
-        try driver.withSession { (session: inout ClientSession, now: SessionInstant) throws(PubSubError) in
+        try driver.withSession { (session: inout ClientSession, now: MonotonicInstant) throws(PubSubError) in
             try session.respond(to: id, with: .success(data), now: now)
         }
     }
@@ -45,7 +45,7 @@ public final class ProcedureRequest: Sendable {
 
     /// Answers with an error (`{"rid":N,"error":{"message","name",...}}`).
     public func fail(_ error: RemoteError) throws(PubSubError) {
-        try driver.withSession { (session: inout ClientSession, now: SessionInstant) throws(PubSubError) in
+        try driver.withSession { (session: inout ClientSession, now: MonotonicInstant) throws(PubSubError) in
             try session.respond(to: id, with: .failure(error), now: now)
         }
     }

@@ -35,7 +35,7 @@ public final class PubSubClient: Sendable {
     // MARK: Connection
 
     /// Connects and waits for the handshake. Returns at once if already open. If the attempt
-    /// ends first (a reconnect may follow), throws `webSocket(_:)` with WireKit's typed reason
+    /// ends first (a reconnect may follow), throws `transport(_:)` (its `webSocketError` is WireKit's typed reason)
     /// when the WebSocket itself failed (refused, unknown host, HTTP status, TLS), else
     /// `connectionFailed(code:reason:)` (the server closed it, or the handshake timed out).
     /// Cancelling the waiting task throws `cancelled(event: "connect")` at once and leaves the
@@ -212,7 +212,7 @@ public final class PubSubClient: Sendable {
     // MARK: Internals
 
     /// Runs a call to completion; cancelling the calling task cancels the call.
-    private func call(_ start: @escaping @Sendable (inout ClientSession, SessionInstant) -> CallID) async throws -> JSONValue? {
+    private func call(_ start: @escaping @Sendable (inout ClientSession, MonotonicInstant) -> CallID) async throws -> JSONValue? {
         let box = CallCancellation()
         let driver = self.driver
         return try await withTaskCancellationHandler {

@@ -25,10 +25,9 @@ public final class ScClient: Sendable {
         self.callbackQueue = callbackQueue
         core = ClientCore(configuration: configuration, tokenStore: tokenStore, transportFactory: transportFactory,
                           label: "ScClient", callbackQueue: callbackQueue)
-        let router = core.router
         let driver = core.driver
         let listeners = self.listeners
-        _ = driver.run { [driver] _, _ in
+        _ = driver.register { router in
             router.addEventListener { [weak self, weak driver] event in
                 guard let self, let driver else { return }
                 // On the driver queue, so the handshake's events are seen in order.
@@ -41,7 +40,7 @@ public final class ScClient: Sendable {
                     switch event {
                     case .connected: basic?.onConnect?(self)
                     case .connectAbort(let code, let reason, let error):
-                        basic?.onConnectError?(self, CloseInfo(code: code, reason: reason, error: error))
+                        basic?.onConnectError?(self, CloseInfo(code: code, reason: reason, error: error?.webSocketError))
                     case .authenticated(let token, _): auth?.onSetAuthentication?(self, token)
                     default: break
                     }
@@ -245,7 +244,7 @@ public final class ScClient: Sendable {
     /// Discards the collected packets.
     public func cancelBatch() { core.cancelBatch() }
 
-    private func call(_ name: String, _ ack: @escaping AckHandler, _ start: (inout ClientSession, SessionInstant) -> CallID) {
+    private func call(_ name: String, _ ack: @escaping AckHandler, _ start: (inout ClientSession, MonotonicInstant) -> CallID) {
         // The completion runs on the driver's queue, which holds the driver.
         driver.call(start) { [unowned driver] result in
             driver.deliver {
@@ -309,8 +308,6 @@ final class ScListeners: @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    private var inHandshake = false
-    private var wasDisconnected = false
     private var _basic: Basic?
     private var _auth: Auth?
     private var _any: (@Sendable (ScClient, SessionEvent) -> Void)?
@@ -325,42 +322,19 @@ final class ScListeners: @unchecked Sendable {
     }
     /// What `onAuthentication` gets for `event`, if anything: the handshake's verdict once per
     /// handshake (the auth changes inside it are not reported separately), later changes as
-    /// they happen. Called in event order.
+    /// they happen.
     func authenticationChange(for event: SessionEvent) -> Bool? {
-        lock.withLock {
-            switch event {
-            case .stateChanged(_, .open):
-                inHandshake = true
-                return nil
-            case .connected(let info):
-                inHandshake = false
-                return info.isAuthenticated
-            case .authStateChanged(_, let new, _, _):
-                return inHandshake ? nil : new == .authenticated
-            case .closed:
-                inHandshake = false
-                return nil
-            default:
-                return nil
-            }
+        switch event {
+        case .connected(let info): return info.isAuthenticated
+        case .authStateChanged(_, let new, _, _, byHandshake: false): return new == .authenticated
+        default: return nil
         }
     }
 
-    /// What `onDisconnect` gets for `event`, if anything: `closed` right after `disconnected`
-    /// carries the same code and reason plus the transport's error. Called in event order.
+    /// What `onDisconnect` gets for `event`, if anything.
     func lostConnection(for event: SessionEvent) -> CloseInfo? {
-        lock.withLock {
-            switch event {
-            case .disconnected:
-                wasDisconnected = true
-                return nil
-            case .closed(let code, let reason, let error) where wasDisconnected:
-                wasDisconnected = false
-                return CloseInfo(code: code, reason: reason, error: error)
-            default:
-                return nil
-            }
-        }
+        guard case .disconnected(let code, let reason, let error) = event else { return nil }
+        return CloseInfo(code: code, reason: reason, error: error?.webSocketError)
     }
 
     var any: (@Sendable (ScClient, SessionEvent) -> Void)? {

@@ -6,11 +6,14 @@
 /// `SessionDriver.run`, delivery happens inside the driver's listener).
 final class EventRouter: @unchecked Sendable {
     typealias Handler<T> = @Sendable (T) -> Void
+    /// Handlers in registration order (tokens only grow, so appending keeps them sorted):
+    /// delivery walks the array as it is, with no sorting per event.
+    typealias Registry<T> = [(token: UInt64, handler: Handler<T>)]
 
     private var nextToken: UInt64 = 0
-    private(set) var eventListeners: [UInt64: Handler<SessionEvent>] = [:]
-    private var receivers: [String: [UInt64: Handler<JSONValue?>]] = [:]
-    private var channels: [String: [UInt64: Handler<JSONValue?>]] = [:]
+    private(set) var eventListeners: Registry<SessionEvent> = []
+    private var receivers: [String: Registry<JSONValue?>] = [:]
+    private var channels: [String: Registry<JSONValue?>] = [:]
     private var channelFinishers: [UInt64: @Sendable () -> Void] = [:]
     private var procedures: [String: [(token: UInt64, handler: @Sendable (String, JSONValue?, ServerRequestID) -> Void)]] = [:]
 
@@ -21,20 +24,20 @@ final class EventRouter: @unchecked Sendable {
 
     func addEventListener(_ handler: @escaping Handler<SessionEvent>) -> UInt64 {
         let id = token()
-        eventListeners[id] = handler
+        eventListeners.append((id, handler))
         return id
     }
 
     func addReceiver(_ event: String, _ handler: @escaping Handler<JSONValue?>) -> UInt64 {
         let id = token()
-        receivers[event, default: [:]][id] = handler
+        receivers[event, default: []].append((id, handler))
         return id
     }
 
     func addChannelConsumer(_ channel: String, yield handler: @escaping Handler<JSONValue?>,
                             finish: @escaping @Sendable () -> Void) -> UInt64 {
         let id = token()
-        channels[channel, default: [:]][id] = handler
+        channels[channel, default: []].append((id, handler))
         channelFinishers[id] = finish
         return id
     }
@@ -47,10 +50,10 @@ final class EventRouter: @unchecked Sendable {
     }
 
     func remove(_ id: UInt64) {
-        eventListeners.removeValue(forKey: id)
+        eventListeners.removeAll { $0.token == id }
         channelFinishers.removeValue(forKey: id)
-        for key in receivers.keys { receivers[key]?.removeValue(forKey: id) }
-        for key in channels.keys { channels[key]?.removeValue(forKey: id) }
+        for key in receivers.keys { receivers[key]?.removeAll { $0.token == id } }
+        for key in channels.keys { channels[key]?.removeAll { $0.token == id } }
         for key in procedures.keys { procedures[key]?.removeAll { $0.token == id } }
         receivers = receivers.filter { !$0.value.isEmpty }
         channels = channels.filter { !$0.value.isEmpty }
@@ -60,7 +63,7 @@ final class EventRouter: @unchecked Sendable {
     /// Ends and removes every consumer of `channel` (after an explicit unsubscribe).
     func finishChannelConsumers(_ channel: String) {
         guard let consumers = channels.removeValue(forKey: channel) else { return }
-        for id in consumers.keys { channelFinishers.removeValue(forKey: id)?() }
+        for consumer in consumers { channelFinishers.removeValue(forKey: consumer.token)?() }
     }
 
     /// Registered receivers, channel consumers and procedures (event listeners excluded).
@@ -72,13 +75,13 @@ final class EventRouter: @unchecked Sendable {
     func route(_ event: SessionEvent) {
         switch event {
         case .message(let name, let data):
-            for handler in (receivers[name] ?? [:]).sorted(by: { $0.key < $1.key }).map(\.value) { handler(data) }
+            for receiver in receivers[name] ?? [] { receiver.handler(data) }
         case .publication(let channel, let data):
-            for handler in (channels[channel] ?? [:]).sorted(by: { $0.key < $1.key }).map(\.value) { handler(data) }
+            for consumer in channels[channel] ?? [] { consumer.handler(data) }
         default:
             break
         }
-        for handler in eventListeners.sorted(by: { $0.key < $1.key }).map(\.value) { handler(event) }
+        for listener in eventListeners { listener.handler(event) }
     }
 
     /// Hands a server request to its procedure; false when there is none.

@@ -27,7 +27,7 @@ final class SessionDriver: @unchecked Sendable {
     private var transports: [TransportID: any SessionTransport] = [:]
     private var currentTransport: TransportID?
     private var timer: DispatchSourceTimer?
-    private var armedDeadline: SessionInstant?
+    private var armedDeadline: MonotonicInstant?
     private var completions: [CallID: Completion] = [:]
     private var connectCompletions: [ConnectCompletion] = []
     /// Where events go; touched on the queue only.
@@ -37,7 +37,6 @@ final class SessionDriver: @unchecked Sendable {
     #if canImport(Network)
     private var pathObserver: NetworkPathObserver?
     #endif
-    private let origin = DispatchTime.now().uptimeNanoseconds
     /// Where `deliver` runs callbacks; nil when they run inline on `queue`.
     private let callbackQueue: DispatchQueue?
     /// `callbackQueue`, when `queue` targets it (callbacks inline, `queueKey` set on it too).
@@ -106,14 +105,14 @@ final class SessionDriver: @unchecked Sendable {
         pendingDeliveries.append(callback)
     }
 
-    /// Monotonic now, in milliseconds since the driver was made.
-    var now: SessionInstant {
-        SessionInstant(milliseconds: Int64((DispatchTime.now().uptimeNanoseconds &- origin) / 1_000_000))
+    /// Monotonic now (the system's uptime clock).
+    var now: MonotonicInstant {
+        MonotonicInstant(nanoseconds: DispatchTime.now().uptimeNanoseconds)
     }
 
     /// Runs `body` on the queue (inline when already on it), then executes the actions it made.
     @discardableResult
-    func withSession<T>(_ body: (inout ClientSession, SessionInstant) throws(PubSubError) -> T) throws(PubSubError) -> T {
+    func withSession<T>(_ body: (inout ClientSession, MonotonicInstant) throws(PubSubError) -> T) throws(PubSubError) -> T {
         if isOnQueue {
             return try runOnQueue(body)
         }
@@ -125,7 +124,7 @@ final class SessionDriver: @unchecked Sendable {
 
     /// Runs `body` on the queue (inline when already on it), then executes the actions it made.
     @discardableResult
-    func run<T>(_ body: (inout ClientSession, SessionInstant) -> T) -> T {
+    func run<T>(_ body: (inout ClientSession, MonotonicInstant) -> T) -> T {
         onQueue {
             let result = body(&session, now)
             execute()
@@ -141,7 +140,7 @@ final class SessionDriver: @unchecked Sendable {
 
     /// Starts a call and registers its completion before the call's actions run (they run
     /// after `start` returns, so even an immediate completion finds it).
-    func call(_ start: (inout ClientSession, SessionInstant) -> CallID, completion: @escaping Completion) {
+    func call(_ start: (inout ClientSession, MonotonicInstant) -> CallID, completion: @escaping Completion) {
         run { session, now in
             let id = start(&session, now)
             completions[id] = completion
@@ -151,7 +150,7 @@ final class SessionDriver: @unchecked Sendable {
     /// `call` for a caller that must not block (an async task): the call starts on the queue
     /// later, in order with other submissions. Calls submitted together share one write: the
     /// flush waits behind the blocks already queued.
-    func submitCall(_ start: @escaping @Sendable (inout ClientSession, SessionInstant) -> CallID,
+    func submitCall(_ start: @escaping @Sendable (inout ClientSession, MonotonicInstant) -> CallID,
                     completion: @escaping Completion) {
         if isOnQueue { return call(start, completion: completion) }
         queue.async { [self] in
@@ -202,7 +201,7 @@ final class SessionDriver: @unchecked Sendable {
         return queue.sync(execute: body)
     }
 
-    private func runOnQueue<T>(_ body: (inout ClientSession, SessionInstant) throws(PubSubError) -> T) throws(PubSubError) -> T {
+    private func runOnQueue<T>(_ body: (inout ClientSession, MonotonicInstant) throws(PubSubError) -> T) throws(PubSubError) -> T {
         let result: T
         do {
             result = try body(&session, now)
@@ -221,11 +220,7 @@ final class SessionDriver: @unchecked Sendable {
     private func execute(flush: Bool = true) {
         if executing { return }
         executing = true
-        while true {
-            let actions = session.takeActions()
-            if actions.isEmpty { break }
-            for action in actions { perform(action) }
-        }
+        while let action = session.nextAction() { perform(action) }
         executing = false
         if !flush, unflushed != nil {
             if !flushScheduled {
@@ -321,7 +316,7 @@ final class SessionDriver: @unchecked Sendable {
     private func broadcast(_ event: SessionEvent) {
         switch event {
         case .connected(let info): finishConnects(.success(info))
-        case .connectAbort(_, _, let error?): finishConnects(.failure(.webSocket(error)))
+        case .connectAbort(_, _, let error?): finishConnects(.failure(.transport(error)))
         case .connectAbort(let code, let reason, nil): finishConnects(.failure(.connectionFailed(code: code, reason: reason)))
         default: break
         }
@@ -358,13 +353,14 @@ final class SessionDriver: @unchecked Sendable {
         timer?.cancel()
         timer = nil
         guard let deadline else { return }
-        let delay = max(0, now.distance(to: deadline)) + 1
+        // One millisecond late rather than early, so the deadline has surely passed.
+        let delay = (deadline - now).wholeMilliseconds + 1
         let source = DispatchSource.makeTimerSource(queue: queue)
         source.schedule(deadline: .now() + .milliseconds(Int(min(delay, Int64(Int32.max)))), leeway: .milliseconds(5))
         source.setEventHandler { [weak self] in
             guard let self else { return }
             self.armedDeadline = nil
-            self.session.tick(now: self.now)
+            self.session.timeElapsed(now: self.now)
             self.execute()
         }
         timer = source

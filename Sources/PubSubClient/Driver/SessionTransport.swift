@@ -8,7 +8,7 @@ enum SessionTransportEvent: Sendable {
     case binary([UInt8])
     /// Closed, or failed to open (1006 when no close frame was received); `error` says why the
     /// transport failed, when it did.
-    case closed(code: UInt16, reason: String, error: WebSocketError? = nil)
+    case closed(code: UInt16, reason: String, error: TransportFailure? = nil)
 }
 
 /// One WebSocket connection as the driver needs it. Implementations deliver their events on

@@ -20,7 +20,7 @@ struct WireKitTransportFactory: SessionTransportFactory {
         do {
             driver = try WebSocketConnectionDriver.client(url: try WebSocketURL(url), options: options, queue: queue)
         } catch {
-            queue.async { onEvent(.closed(code: 1006, reason: error.description, error: error)) }
+            queue.async { onEvent(.closed(code: 1006, reason: error.description, error: TransportFailure(error))) }
             return FailedTransport()
         }
         let transport = WireKitTransport(driver: driver, onEvent: onEvent)
@@ -92,7 +92,7 @@ final class WireKitTransport: SessionTransport, @unchecked Sendable {
             let reason = info.reason.isEmpty ? info.error?.description ?? "" : info.reason
             let onEvent = self.onEvent
             self.onEvent = nil
-            onEvent?(.closed(code: info.code.rawValue, reason: reason, error: info.error))
+            onEvent?(.closed(code: info.code.rawValue, reason: reason, error: info.error.map(TransportFailure.init)))
             for waiter in closeWaiters { waiter.resume(returning: info) }
             closeWaiters.removeAll()
         }
@@ -104,4 +104,36 @@ final class FailedTransport: SessionTransport {
     func send(text: String) {}
     func close(code: UInt16, reason: String) {}
     func closed() async -> WebSocketCloseInfo? { nil }
+}
+
+extension TransportFailure {
+    /// WireKit's error in the session's terms; the original stays in `underlying`.
+    init(_ error: WebSocketError) {
+        self.init(Self.kind(of: error), message: error.description, underlying: error)
+    }
+
+    /// WireKit's typed reason when the WireKit driver reported this failure, else nil.
+    public var webSocketError: WebSocketError? { underlying as? WebSocketError }
+
+    static func kind(of error: WebSocketError) -> Kind {
+        switch error {
+        case .invalidURL, .invalidRequest: return .invalidRequest
+        case .transport(let failure):
+            switch failure {
+            case .hostNotFound: return .hostNotFound
+            case .connectionRefused, .unreachable, .addressInUse: return .connectionRefused
+            case .connectTimedOut: return .timedOut
+            case .tls: return .tls
+            case .unsupported: return .invalidRequest
+            case .connectionReset, .system: return .connectionLost
+            }
+        case .timedOut: return .timedOut
+        case .tls: return .tls
+        case .handshakeRejected(let status, _, _): return .upgradeRejected(status: status)
+        case .redirected(let status, let location, _): return .redirected(status: status, location: location)
+        case .invalidHandshakeResponse, .invalidUpgradeRequest: return .invalidHandshake
+        case .protocolViolation, .invalidUTF8, .messageTooBig: return .protocolViolation
+        case .connectionClosed, .closed, .notOpen: return .connectionLost
+        }
+    }
 }

@@ -18,7 +18,7 @@ struct PendingCall: Sendable, Equatable {
     var event: String
     var purpose: CallPurpose
     /// When it times out; nil for calls without a timeout (`#subscribe`, as in the JS client).
-    var deadline: SessionInstant?
+    var deadline: MonotonicInstant?
 }
 
 /// The client's pending-response map (spec §3.6, §4.5): a cid counter that is never reset (not
@@ -35,7 +35,7 @@ struct AckRegistry: Sendable {
     /// Entries in the deadline heap, live or stale; stays within a constant factor of `count`.
     var deadlineEntryCount: Int { deadlines.count }
     /// The earliest deadline of a pending entry.
-    var nextDeadline: SessionInstant? { deadlines.top?.deadline }
+    var nextDeadline: MonotonicInstant? { deadlines.top?.deadline }
 
     /// Takes the next cid (1, 2, 3, ... for the lifetime of the client).
     mutating func allocateCid() -> Int64 {
@@ -57,7 +57,7 @@ struct AckRegistry: Sendable {
     }
 
     /// Every entry whose deadline is at or before `now`, removed, earliest first.
-    mutating func expire(now: SessionInstant) -> [PendingCall] {
+    mutating func expire(now: MonotonicInstant) -> [PendingCall] {
         var expired: [PendingCall] = []
         while let top = deadlines.top, top.deadline <= now {
             deadlines.popTop()

@@ -3,14 +3,13 @@ extension ClientSession {
     /// spec §7.4). Completes with `{isAuthenticated, authError}` from the server, or fails with
     /// the server's error (the client is then unauthenticated), a timeout or a bad connection
     /// (auth state unchanged). Queued while not open.
-    public mutating func authenticate(_ signedToken: String, ackTimeout: Duration? = nil, now: SessionInstant) -> CallID {
-        fireTimers(now: now)
+    public mutating func authenticate(_ signedToken: String, ackTimeout: Duration? = nil, now: MonotonicInstant) -> CallID {
         let call = makeCallID()
-        let timeout = (ackTimeout ?? configuration.ackTimeout).wholeMilliseconds
+        let timeout = ackTimeout ?? configuration.ackTimeout
         do {
             try submit(.invoke(event: BuiltInEvent.authenticate, data: .string(signedToken),
                                purpose: .authenticate(call, token: signedToken)),
-                       deadline: now.advanced(by: timeout), now: now)
+                       deadline: now + timeout, now: now)
         } catch {
             complete(call, .failure(error))
         }
@@ -19,20 +18,18 @@ extension ClientSession {
 
     /// Deletes the stored token, tells the server with a `#removeAuthToken` transmit (unless
     /// closed), and becomes unauthenticated (spec §7.5).
-    public mutating func deauthenticate(now: SessionInstant) {
-        fireTimers(now: now)
+    public mutating func deauthenticate(now: MonotonicInstant) {
         removeStoredToken()
         if state != .closed {
             try? submit(.transmit(event: BuiltInEvent.removeAuthToken, data: nil),
-                        deadline: now.advanced(by: configuration.ackTimeout.wholeMilliseconds), now: now)
+                        deadline: now + configuration.ackTimeout, now: now)
         }
         becomeUnauthenticated()
     }
 
     /// Puts `signedToken` in the token store (nil removes it) so the next handshake sends it;
     /// the current connection is not re-authenticated (use `authenticate` for that).
-    public mutating func setTokenForNextHandshake(_ signedToken: String?, now: SessionInstant) {
-        fireTimers(now: now)
+    public mutating func setTokenForNextHandshake(_ signedToken: String?, now: MonotonicInstant) {
         if let signedToken { saveToken(signedToken) } else { removeStoredToken() }
     }
 
@@ -85,25 +82,27 @@ extension ClientSession {
 
     /// Spec §7.2: pending `waitForAuth` subscriptions go out before `authStateChange`;
     /// `authenticated` is reported on every acceptance, renewals included.
-    mutating func becomeAuthenticated(signedToken: String) {
+    mutating func becomeAuthenticated(signedToken: String, byHandshake: Bool = false) {
         let decoded = JWT.decodePayload(signedToken)
         let old = auth.state
         auth = AuthStatus(state: .authenticated, signedToken: signedToken, token: decoded)
         if old != .authenticated {
             processPendingSubscriptions()
-            emit(.authStateChanged(old: old, new: .authenticated, signedToken: signedToken, token: decoded))
+            emit(.authStateChanged(old: old, new: .authenticated, signedToken: signedToken, token: decoded,
+                                   byHandshake: byHandshake))
         }
         emit(.authenticated(signedToken: signedToken, token: decoded))
     }
 
-    mutating func becomeUnauthenticated() {
+    mutating func becomeUnauthenticated(byHandshake: Bool = false) {
         guard auth.state != .unauthenticated else {
             auth = .unauthenticated
             return
         }
         let old = auth
         auth = .unauthenticated
-        emit(.authStateChanged(old: .authenticated, new: .unauthenticated, signedToken: nil, token: nil))
+        emit(.authStateChanged(old: .authenticated, new: .unauthenticated, signedToken: nil, token: nil,
+                               byHandshake: byHandshake))
         emit(.deauthenticated(oldSignedToken: old.signedToken, oldToken: old.token))
     }
 }

@@ -5,8 +5,7 @@ extension ClientSession {
     /// invoke) goes out when open, authenticated if `waitForAuth`, and nothing is in flight for
     /// it. Subscribing again replaces the options and sends nothing.
     public mutating func subscribe(_ channel: String, options: SubscriptionOptions = SubscriptionOptions(),
-                                   now: SessionInstant) {
-        fireTimers(now: now)
+                                   now: MonotonicInstant) {
         channels.add(channel, options: options)
         processPendingSubscriptions()
     }
@@ -14,8 +13,7 @@ extension ClientSession {
     /// `subscribe` whose call completes when the server confirms (`.success(nil)`) or refuses
     /// the current attempt, or the connection drops before it answers.
     public mutating func subscribeWithAck(_ channel: String, options: SubscriptionOptions = SubscriptionOptions(),
-                                          now: SessionInstant) -> CallID {
-        fireTimers(now: now)
+                                          now: MonotonicInstant) -> CallID {
         let call = makeCallID()
         channels.add(channel, options: options)
         if channels.state(of: channel) == .subscribed {
@@ -29,8 +27,7 @@ extension ClientSession {
 
     /// Unsubscribes locally at once and, when open, sends `#unsubscribe` as a transmit with the
     /// bare channel name (spec §6.2). An in-flight subscribe answer is then ignored.
-    public mutating func unsubscribe(_ channel: String, now: SessionInstant) {
-        fireTimers(now: now)
+    public mutating func unsubscribe(_ channel: String, now: MonotonicInstant) {
         guard removeChannel(channel) else { return }
         if state == .open {
             send(.transmit(event: BuiltInEvent.unsubscribe, data: .string(decorate(channel))))
@@ -40,15 +37,14 @@ extension ClientSession {
     /// `unsubscribe` sent as an invoke, which the server acknowledges (or refuses with a
     /// `BrokerError` when the socket was not subscribed). When not open, the server holds no
     /// subscription for this client, so the call succeeds at once.
-    public mutating func unsubscribeWithAck(_ channel: String, ackTimeout: Duration? = nil, now: SessionInstant) -> CallID {
-        fireTimers(now: now)
+    public mutating func unsubscribeWithAck(_ channel: String, ackTimeout: Duration? = nil, now: MonotonicInstant) -> CallID {
         let call = makeCallID()
         removeChannel(channel)
         if state == .open {
             let cid = acks.allocateCid()
-            let timeout = (ackTimeout ?? configuration.ackTimeout).wholeMilliseconds
+            let timeout = ackTimeout ?? configuration.ackTimeout
             acks.register(PendingCall(cid: cid, event: BuiltInEvent.unsubscribe, purpose: .user(call),
-                                      deadline: now.advanced(by: timeout)))
+                                      deadline: now + timeout))
             send(.invoke(event: BuiltInEvent.unsubscribe, data: .string(decorate(channel)), cid: cid))
         } else {
             complete(call, .success(nil))
@@ -57,13 +53,13 @@ extension ClientSession {
     }
 
     /// Publishes without an ack (a `#publish` transmit). Queued while not open.
-    public mutating func publish(_ channel: String, data: JSONValue?, now: SessionInstant) throws(PubSubError) {
+    public mutating func publish(_ channel: String, data: JSONValue?, now: MonotonicInstant) throws(PubSubError) {
         try transmit(BuiltInEvent.publish, data: publishPayload(channel, data), now: now)
     }
 
     /// Publishes with an ack (a `#publish` invoke); completes when the server accepted it.
     public mutating func publishWithAck(_ channel: String, data: JSONValue?, ackTimeout: Duration? = nil,
-                                        now: SessionInstant) -> CallID {
+                                        now: MonotonicInstant) -> CallID {
         invoke(BuiltInEvent.publish, data: publishPayload(channel, data), ackTimeout: ackTimeout, now: now)
     }
 

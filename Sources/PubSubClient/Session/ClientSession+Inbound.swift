@@ -1,12 +1,12 @@
 extension ClientSession {
     /// One text frame that is not a ping of our protocol version (spec §2.1, §2.2, §2.5).
-    mutating func receiveFrame(_ text: String, now: SessionInstant) {
+    mutating func receiveFrame(_ text: String, now: MonotonicInstant) {
         switch WireCodec.classify(text) {
         case .packets(let packets):
             for packet in packets {
                 // A packet may close the connection (handshake rejection); the rest of the
                 // batch belongs to a connection that no longer exists.
-                guard transportIsOpen else { return }
+                guard connection.link?.isOpen == true else { return }
                 receive(packet, now: now)
             }
         case .raw(let raw):
@@ -17,7 +17,7 @@ extension ClientSession {
         }
     }
 
-    mutating func receive(_ packet: Packet, now: SessionInstant) {
+    mutating func receive(_ packet: Packet, now: MonotonicInstant) {
         switch packet {
         case .response(let rid, let result):
             guard let call = acks.resolve(rid: rid) else { return }
@@ -31,7 +31,7 @@ extension ClientSession {
         }
     }
 
-    mutating func handleResponse(to call: PendingCall, result: Result<JSONValue?, RemoteError>, now: SessionInstant) {
+    mutating func handleResponse(to call: PendingCall, result: Result<JSONValue?, RemoteError>, now: MonotonicInstant) {
         switch call.purpose {
         case .handshake:
             handleHandshakeResponse(result, now: now)
@@ -44,7 +44,7 @@ extension ClientSession {
         }
     }
 
-    mutating func handleHandshakeResponse(_ result: Result<JSONValue?, RemoteError>, now: SessionInstant) {
+    mutating func handleHandshakeResponse(_ result: Result<JSONValue?, RemoteError>, now: MonotonicInstant) {
         switch result {
         case .failure(let error):
             let code = error.fields["statusCode"]?.intValue.flatMap { UInt16(exactly: $0) } ?? 4003
@@ -58,14 +58,13 @@ extension ClientSession {
                                      pingTimeout: pingTimeout,
                                      isAuthenticated: data["isAuthenticated"]?.boolValue ?? false,
                                      authError: authError)
-            socketID = info.id
-            handshake = info
+            guard case .connecting(let link) = connection else { return }
             ping.start(timeout: max(0, pingTimeout), now: now)
-            setState(.open)
-            if info.isAuthenticated, let token = handshakeToken {
-                becomeAuthenticated(signedToken: token)
+            transition(to: .open(link, info))
+            if info.isAuthenticated, let token = link.handshakeToken {
+                becomeAuthenticated(signedToken: token, byHandshake: true)
             } else {
-                becomeUnauthenticated()
+                becomeUnauthenticated(byHandshake: true)
             }
             connectAttempts = 0
             processPendingSubscriptions()
@@ -74,7 +73,7 @@ extension ClientSession {
         }
     }
 
-    mutating func handleTransmit(event: String, data: JSONValue?, now: SessionInstant) {
+    mutating func handleTransmit(event: String, data: JSONValue?, now: MonotonicInstant) {
         switch event {
         case BuiltInEvent.publish:
             guard let channel = data?["channel"]?.stringValue else {
@@ -104,7 +103,7 @@ extension ClientSession {
         }
     }
 
-    mutating func handleInvoke(event: String, data: JSONValue?, cid: Int64, now: SessionInstant) {
+    mutating func handleInvoke(event: String, data: JSONValue?, cid: Int64, now: MonotonicInstant) {
         switch event {
         case BuiltInEvent.setAuthToken:
             if let token = data?["token"]?.stringValue {
@@ -119,8 +118,8 @@ extension ClientSession {
             removeTokenOnServerRequest()
             send(.response(rid: cid, result: .success(nil)))
         default:
-            guard let transport else { return }
-            openRequests.insert(cid)
+            guard let transport = connection.link?.transport else { return }
+            updateLink { $0.openRequests.insert(cid) }
             emit(.request(event: event, data: data, id: ServerRequestID(connection: transport.rawValue, cid: cid)))
         }
     }
@@ -128,17 +127,18 @@ extension ClientSession {
     /// Answers a server invoke, exactly once: a second answer throws `alreadyResponded`, an
     /// answer after its connection ended throws `requestExpired`.
     public mutating func respond(to request: ServerRequestID, with result: Result<JSONValue?, RemoteError>,
-                                 now: SessionInstant) throws(PubSubError) {
-        fireTimers(now: now)
-        guard let transport, transport.rawValue == request.connection, transportIsOpen else {
+                                 now: MonotonicInstant) throws(PubSubError) {
+        guard let link = connection.link, link.transport.rawValue == request.connection, link.isOpen else {
             throw .requestExpired(request)
         }
-        guard openRequests.remove(request.cid) != nil else { throw .alreadyResponded(request) }
+        guard link.openRequests.contains(request.cid) else { throw .alreadyResponded(request) }
+        updateLink { $0.openRequests.remove(request.cid) }
         send(.response(rid: request.cid, result: result))
     }
 
     /// Whether the server request is still waiting for its answer.
     public func isAwaitingResponse(_ request: ServerRequestID) -> Bool {
-        transport?.rawValue == request.connection && openRequests.contains(request.cid)
+        guard let link = connection.link else { return false }
+        return link.transport.rawValue == request.connection && link.openRequests.contains(request.cid)
     }
 }

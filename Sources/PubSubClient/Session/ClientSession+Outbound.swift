@@ -3,22 +3,20 @@ extension ClientSession {
     /// open it is queued (a closed client starts connecting) and dropped with an error event
     /// if it cannot be sent within `ackTimeout`. Throws `outboundQueueFull` if it cannot be queued.
     public mutating func transmit(_ event: String, data: JSONValue?, ackTimeout: Duration? = nil,
-                                  now: SessionInstant) throws(PubSubError) {
-        fireTimers(now: now)
-        let timeout = (ackTimeout ?? configuration.ackTimeout).wholeMilliseconds
-        try submit(.transmit(event: event, data: data), deadline: now.advanced(by: timeout), now: now)
+                                  now: MonotonicInstant) throws(PubSubError) {
+        let timeout = ackTimeout ?? configuration.ackTimeout
+        try submit(.transmit(event: event, data: data), deadline: now + timeout, now: now)
     }
 
     /// Calls a server procedure. The returned call completes exactly once: with the server's
     /// data, its error (`.remote`), `.timeout` after `ackTimeout` (counted from now, queue time
     /// included) or `.badConnection` if the connection ends first.
     public mutating func invoke(_ event: String, data: JSONValue?, ackTimeout: Duration? = nil,
-                                now: SessionInstant) -> CallID {
-        fireTimers(now: now)
+                                now: MonotonicInstant) -> CallID {
         let call = makeCallID()
-        let timeout = (ackTimeout ?? configuration.ackTimeout).wholeMilliseconds
+        let timeout = ackTimeout ?? configuration.ackTimeout
         do {
-            try submit(.invoke(event: event, data: data, purpose: .user(call)), deadline: now.advanced(by: timeout), now: now)
+            try submit(.invoke(event: event, data: data, purpose: .user(call)), deadline: now + timeout, now: now)
         } catch {
             complete(call, .failure(error))
         }
@@ -28,8 +26,7 @@ extension ClientSession {
     /// Cancels a call that has not completed: it leaves the outbound queue or the ack registry
     /// and completes with `.cancelled`; a later answer from the server is ignored. No-op for a
     /// completed call, or a subscribe with ack (the subscription itself is not a call).
-    public mutating func cancel(_ call: CallID, now: SessionInstant) {
-        fireTimers(now: now)
+    public mutating func cancel(_ call: CallID, now: MonotonicInstant) {
         func owns(_ purpose: CallPurpose) -> Bool {
             switch purpose {
             case .user(let id), .authenticate(let id, _): return id == call
@@ -54,24 +51,21 @@ extension ClientSession {
     /// From now on packets (responses included, pongs and `#handshake` excluded) are collected
     /// until `flushBatch()` or `cancelBatch()`.
     public mutating func startBatch() {
-        if batch == nil { batch = [] }
+        if batch == nil { batch = Batch() }
     }
 
     /// Sends the collected packets as one JSON array frame and stops batching.
     public mutating func flushBatch() {
-        guard let packets = batch else { return }
+        guard let packets = batch?.packets else { return }
         batch = nil
-        batchCids = []
         if !packets.isEmpty { actions.append(.sendText("[" + packets.joined(separator: ",") + "]")) }
     }
 
     /// Discards the collected packets and stops batching. Invokes among them complete with
     /// `batchCancelled`; channel subscriptions among them are sent again.
     public mutating func cancelBatch() {
-        guard batch != nil else { return }
+        guard let cids = batch.map({ Set($0.cids) }) else { return }
         batch = nil
-        let cids = Set(batchCids)
-        batchCids = []
         for call in acks.remove(where: { cids.contains($0.cid) }) {
             switch call.purpose {
             case .user(let id), .authenticate(let id, _):
@@ -88,7 +82,7 @@ extension ClientSession {
     // MARK: Internals
 
     /// Writes `item` now when open, else queues it (starting a connection when closed).
-    mutating func submit(_ item: OutboundQueue.Item, deadline: SessionInstant, now: SessionInstant) throws(PubSubError) {
+    mutating func submit(_ item: OutboundQueue.Item, deadline: MonotonicInstant, now: MonotonicInstant) throws(PubSubError) {
         if state == .open {
             write(item, deadline: deadline)
             return
@@ -98,7 +92,7 @@ extension ClientSession {
         if state == .closed { startConnecting(now: now) }
     }
 
-    mutating func write(_ item: OutboundQueue.Item, deadline: SessionInstant?) {
+    mutating func write(_ item: OutboundQueue.Item, deadline: MonotonicInstant?) {
         switch item {
         case .transmit:
             send(packet(for: item, cid: 0))
@@ -117,7 +111,7 @@ extension ClientSession {
     }
 
     /// Sends everything queued, in order (after the handshake and pending subscribes).
-    mutating func flushOutbound(now: SessionInstant) {
+    mutating func flushOutbound(now: MonotonicInstant) {
         for entry in outbound.drain() {
             write(entry.item, deadline: entry.deadline)
         }

@@ -1,39 +1,35 @@
 /// The SocketCluster client protocol as a sans-I/O state machine: connection requests, transport
 /// events, user commands and the current time go in; `SessionAction`s come out (open / send /
 /// close the transport, complete calls, persist tokens, tell the application). No sockets,
-/// threads or clocks inside: a driver runs it on one serial queue and calls `tick(now:)` at
-/// `nextDeadline`.
+/// threads or clocks inside.
+///
+/// The core shape shared with WireKit's `WebSocketStateMachine` and the broker's `BrokerCore`:
+/// every input is one mutating method that takes `now` (a `MonotonicInstant`) and returns only
+/// what its caller needs at once (a `CallID`); what it asks for queues up inside and the driver
+/// drains it with `nextAction()` until nil, then arms one timer for `nextDeadline` and calls
+/// `timeElapsed(now:)` when it fires. Timers fire there (and in `networkBecameAvailable`) only:
+/// other inputs use `now` to set new deadlines and never have to run overdue ones first.
 public struct ClientSession: Sendable {
     /// The options this session was created with.
     public let configuration: SessionConfiguration
-    /// Current connection state.
-    public internal(set) var state: ConnectionState = .closed
-    /// Server-assigned socket id while open.
-    public internal(set) var socketID: String?
-    /// The handshake response of the current connection, while open.
-    public internal(set) var handshake: HandshakeInfo?
     /// Current authentication.
     public internal(set) var auth: AuthStatus = .unauthenticated
     /// Failed connection attempts since the last successful handshake.
     public internal(set) var connectAttempts = 0
-    /// When the scheduled reconnect happens, if one is scheduled.
-    public internal(set) var reconnectDeadline: SessionInstant?
 
+    /// The connection and what exists only in its phase.
+    var connection: Connection = .closed(reconnectAt: nil)
     var storedToken: String?
     var acks = AckRegistry()
     var channels = ChannelTable()
     var outbound: OutboundQueue
     var ping: PingMonitor
-    var transport: TransportID?
-    var transportIsOpen = false
     var nextTransportNumber: UInt64 = 0
-    var connectDeadline: SessionInstant?
-    var handshakeToken: String?
-    var openRequests: Set<Int64> = []
-    var batch: [String]?
-    var batchCids: [Int64] = []
+    var batch: Batch?
     var nextCallNumber: UInt64 = 0
+    /// Actions not yet taken; `actionHead` is the next one. Reused, so draining allocates nothing.
     var actions: [SessionAction] = []
+    var actionHead = 0
 
     /// A closed session. `storedToken` is what the token store holds under
     /// `configuration.authTokenName` (the driver loads it once; the session keeps it in sync
@@ -46,23 +42,45 @@ public struct ClientSession: Sendable {
         ping = PingMonitor(version: configuration.protocolVersion, disabled: configuration.pingTimeoutDisabled)
     }
 
-    // MARK: Outputs
-
-    /// The actions produced since the last call, in order.
-    public mutating func takeActions() -> [SessionAction] {
-        defer { actions.removeAll(keepingCapacity: true) }
-        return actions
+    /// Current connection state.
+    public var state: ConnectionState { connection.state }
+    /// The handshake response of the current connection, while open.
+    public var handshake: HandshakeInfo? {
+        if case .open(_, let info) = connection { return info }
+        return nil
+    }
+    /// Server-assigned socket id while open.
+    public var socketID: String? { handshake?.id }
+    /// When the scheduled reconnect happens, if one is scheduled.
+    public var reconnectDeadline: MonotonicInstant? {
+        if case .closed(let reconnectAt) = connection { return reconnectAt }
+        return nil
     }
 
-    /// When `tick(now:)` must be called next, if any timer runs.
-    public var nextDeadline: SessionInstant? {
+    // MARK: Outputs
+
+    /// The next action the inputs so far asked for, in order; nil when all were taken.
+    public mutating func nextAction() -> SessionAction? {
+        guard actionHead < actions.count else {
+            if actionHead > 0 {
+                actions.removeAll(keepingCapacity: true)
+                actionHead = 0
+            }
+            return nil
+        }
+        defer { actionHead += 1 }
+        return actions[actionHead]
+    }
+
+    /// When `timeElapsed(now:)` must be called next, if any timer runs.
+    public var nextDeadline: MonotonicInstant? {
         // Called on every input, so no intermediate array.
-        func earlier(_ a: SessionInstant?, _ b: SessionInstant?) -> SessionInstant? {
+        func earlier(_ a: MonotonicInstant?, _ b: MonotonicInstant?) -> MonotonicInstant? {
             guard let a else { return b }
             guard let b else { return a }
             return min(a, b)
         }
-        return earlier(earlier(earlier(acks.nextDeadline, outbound.nextDeadline), earlier(ping.deadline, connectDeadline)),
+        return earlier(earlier(earlier(acks.nextDeadline, outbound.nextDeadline), earlier(ping.deadline, connection.link?.openDeadline)),
                        reconnectDeadline)
     }
 
@@ -80,17 +98,15 @@ public struct ClientSession: Sendable {
     // MARK: Connection control
 
     /// Starts connecting if closed (cancelling a scheduled reconnect). No-op otherwise.
-    public mutating func connect(now: SessionInstant) {
-        fireTimers(now: now)
+    public mutating func connect(now: MonotonicInstant) {
         startConnecting(now: now)
     }
 
     /// Closes with `code` (default 1000) and `reason`, and stops reconnecting. If already
     /// closed, cancels a scheduled reconnect and fails calls still queued for it.
-    public mutating func disconnect(code: UInt16 = 1000, reason: String = "", now: SessionInstant) {
-        fireTimers(now: now)
-        reconnectDeadline = nil
-        if state == .closed {
+    public mutating func disconnect(code: UInt16 = 1000, reason: String = "", now: MonotonicInstant) {
+        if case .closed = connection {
+            connection = .closed(reconnectAt: nil)
             failQueued(kind: .disconnect, code: code, reason: reason)
             return
         }
@@ -98,10 +114,10 @@ public struct ClientSession: Sendable {
     }
 
     /// `disconnect(code:reason:)` then `connect` (spec §9.4).
-    public mutating func reconnect(code: UInt16 = 1000, reason: String = "", now: SessionInstant) {
-        fireTimers(now: now)
-        reconnectDeadline = nil
-        if state != .closed {
+    public mutating func reconnect(code: UInt16 = 1000, reason: String = "", now: MonotonicInstant) {
+        if case .closed = connection {
+            connection = .closed(reconnectAt: nil)
+        } else {
             closeLocally(code: code, reason: reason, allowReconnect: false, keepQueue: true, now: now)
         }
         startConnecting(now: now)
@@ -110,38 +126,37 @@ public struct ClientSession: Sendable {
     /// The network came back (e.g. a network-path monitor reported it): a scheduled reconnect
     /// happens now instead of after its back-off delay. Also runs due timers, so a connection
     /// that went stale while the app was suspended is noticed at once.
-    public mutating func networkBecameAvailable(now: SessionInstant) {
+    public mutating func networkBecameAvailable(now: MonotonicInstant) {
         fireTimers(now: now)
-        if state == .closed, reconnectDeadline != nil { startConnecting(now: now) }
+        if case .closed(reconnectAt: _?) = connection { startConnecting(now: now) }
     }
 
     /// Fires every timer due at `now`: connect timeout (4007), ping timeout (4000), handshake
     /// timeout (4003), call timeouts, queued-call timeouts, scheduled reconnect.
-    public mutating func tick(now: SessionInstant) {
+    public mutating func timeElapsed(now: MonotonicInstant) {
         fireTimers(now: now)
     }
 
     // MARK: Transport events
 
     /// The WebSocket `id` is open: sends `#handshake` as the first frame.
-    public mutating func transportOpened(_ id: TransportID, now: SessionInstant) {
-        fireTimers(now: now)
-        guard id == transport, state == .connecting, !transportIsOpen else { return }
-        transportIsOpen = true
-        connectDeadline = nil
+    public mutating func transportOpened(_ id: TransportID, now: MonotonicInstant) {
+        guard case .connecting(var link) = connection, link.transport == id, !link.isOpen else { return }
+        link.isOpen = true
+        link.openDeadline = nil
+        link.handshakeToken = storedToken
+        connection = .connecting(link)
         ping.start(timeout: configuration.connectTimeout.wholeMilliseconds, now: now)
         let cid = acks.allocateCid()
         acks.register(PendingCall(cid: cid, event: BuiltInEvent.handshake, purpose: .handshake,
-                                  deadline: now.advanced(by: configuration.ackTimeout.wholeMilliseconds)))
-        handshakeToken = storedToken
+                                  deadline: now + configuration.ackTimeout))
         let data: JSONValue = .object(["authToken": storedToken.map(JSONValue.string) ?? .null])
         send(.invoke(event: BuiltInEvent.handshake, data: data, cid: cid), batchable: false)
     }
 
     /// A text frame arrived on transport `id`.
-    public mutating func transportReceived(text: String, from id: TransportID, now: SessionInstant) {
-        fireTimers(now: now)
-        guard id == transport, transportIsOpen else { return }
+    public mutating func transportReceived(text: String, from id: TransportID, now: MonotonicInstant) {
+        guard isCurrentAndOpen(id) else { return }
         if let pong = ping.pong(for: text) {
             ping.restart(now: now)
             actions.append(.sendText(pong))
@@ -151,9 +166,8 @@ public struct ClientSession: Sendable {
     }
 
     /// A binary frame arrived on transport `id`; surfaced as a raw message (spec §1.4).
-    public mutating func transportReceived(binary: [UInt8], from id: TransportID, now: SessionInstant) {
-        fireTimers(now: now)
-        guard id == transport, transportIsOpen else { return }
+    public mutating func transportReceived(binary: [UInt8], from id: TransportID, now: MonotonicInstant) {
+        guard isCurrentAndOpen(id) else { return }
         emit(.raw(.binary(Data(binary))))
     }
 
@@ -161,10 +175,9 @@ public struct ClientSession: Sendable {
     /// connection dropped without a close frame, 1005 when a close frame carried no code.
     /// `error` is the transport's reason for failing (refused, unknown host, HTTP status of a
     /// rejected upgrade, TLS), passed on in `connectAbort` and `closed`.
-    public mutating func transportClosed(_ id: TransportID, code: UInt16, reason: String, error: WebSocketError? = nil,
-                                         now: SessionInstant) {
-        fireTimers(now: now)
-        guard id == transport else { return }
+    public mutating func transportClosed(_ id: TransportID, code: UInt16, reason: String, error: TransportFailure? = nil,
+                                         now: MonotonicInstant) {
+        guard connection.link?.transport == id else { return }
         handleClose(code: code, reason: reason, error: error, allowReconnect: true, keepQueue: false, now: now)
     }
 
@@ -181,22 +194,40 @@ public struct ClientSession: Sendable {
         return CallID(rawValue: nextCallNumber)
     }
 
-    mutating func setState(_ new: ConnectionState) {
-        let old = state
-        guard old != new else { return }
-        state = new
-        emit(.stateChanged(old: old, new: new))
+    /// Whether `id` is the current transport and its WebSocket is open.
+    func isCurrentAndOpen(_ id: TransportID) -> Bool {
+        guard let link = connection.link else { return false }
+        return link.transport == id && link.isOpen
     }
 
-    mutating func startConnecting(now: SessionInstant) {
-        guard state == .closed else { return }
-        reconnectDeadline = nil
+    /// Changes the current link in place (the enum is emptied first, so its storage is not copied).
+    mutating func updateLink(_ body: (inout Link) -> Void) {
+        switch connection {
+        case .closed:
+            return
+        case .connecting(var link):
+            connection = .closed(reconnectAt: nil)
+            body(&link)
+            connection = .connecting(link)
+        case .open(var link, let info):
+            connection = .closed(reconnectAt: nil)
+            body(&link)
+            connection = .open(link, info)
+        }
+    }
+
+    /// Moves to `new`, reporting the state change when the summary changed.
+    mutating func transition(to new: Connection) {
+        let old = connection.state
+        connection = new
+        if old != new.state { emit(.stateChanged(old: old, new: new.state)) }
+    }
+
+    mutating func startConnecting(now: MonotonicInstant) {
+        guard case .closed = connection else { return }
         nextTransportNumber += 1
         let id = TransportID(rawValue: nextTransportNumber)
-        transport = id
-        transportIsOpen = false
-        connectDeadline = now.advanced(by: configuration.connectTimeout.wholeMilliseconds)
-        setState(.connecting)
+        transition(to: .connecting(Link(transport: id, openDeadline: now + configuration.connectTimeout)))
         emit(.connecting(attempt: connectAttempts))
         actions.append(.openTransport(id: id, url: configuration.address.url, headers: configuration.headers))
     }
@@ -205,8 +236,8 @@ public struct ClientSession: Sendable {
     mutating func send(_ packet: Packet, batchable: Bool = true) {
         let text = WireCodec.serialize(packet)
         if batchable, batch != nil {
-            batch?.append(text)
-            if case .invoke(_, _, let cid) = packet { batchCids.append(cid) }
+            batch?.packets.append(text)
+            if case .invoke(_, _, let cid) = packet { batch?.cids.append(cid) }
         } else {
             actions.append(.sendText(text))
         }
@@ -215,28 +246,20 @@ public struct ClientSession: Sendable {
     /// Closes the current connection from this side: the close frame goes out and the session
     /// runs its close sequence at once (the JS client does not wait for the echo either).
     mutating func closeLocally(code: UInt16, reason: String, allowReconnect: Bool, keepQueue: Bool = false,
-                               now: SessionInstant) {
-        if let transport { actions.append(.closeTransport(id: transport, code: code, reason: reason)) }
+                               now: MonotonicInstant) {
+        if let link = connection.link { actions.append(.closeTransport(id: link.transport, code: code, reason: reason)) }
         handleClose(code: code, reason: reason, allowReconnect: allowReconnect, keepQueue: keepQueue, now: now)
     }
 
     /// The close sequence of spec §9.1, in the JS order.
-    mutating func handleClose(code: UInt16, reason: String, error: WebSocketError? = nil, allowReconnect: Bool,
-                              keepQueue: Bool, now: SessionInstant) {
-        guard state != .closed else { return }
-        let wasOpen = state == .open
+    mutating func handleClose(code: UInt16, reason: String, error: TransportFailure? = nil, allowReconnect: Bool,
+                              keepQueue: Bool, now: MonotonicInstant) {
+        guard connection.link != nil else { return }
+        let wasOpen = connection.state == .open
         let kind: BadConnectionKind = wasOpen ? .disconnect : .connectAbort
         let reportedReason = reason.isEmpty ? (SocketClusterCloseCode(code).standardText ?? "") : reason
-        transport = nil
-        transportIsOpen = false
-        connectDeadline = nil
         ping.stop()
-        socketID = nil
-        handshake = nil
-        handshakeToken = nil
         batch = nil
-        batchCids = []
-        openRequests.removeAll()
 
         for call in acks.removeAll() {
             let error = PubSubError.badConnection(event: call.event, kind: kind, code: code, reason: reportedReason)
@@ -253,8 +276,8 @@ public struct ClientSession: Sendable {
                 emit(.unsubscribed(channel: channel.name))
             }
         }
-        setState(.closed)
-        emit(wasOpen ? .disconnected(code: code, reason: reportedReason)
+        transition(to: .closed(reconnectAt: nil))
+        emit(wasOpen ? .disconnected(code: code, reason: reportedReason, error: error)
                      : .connectAbort(code: code, reason: reportedReason, error: error))
         emit(.closed(code: code, reason: reportedReason, error: error))
         if code != 1000 && code != 1001 {
@@ -268,7 +291,7 @@ public struct ClientSession: Sendable {
             connectAttempts += 1
             let delay = configuration.reconnectPolicy.delay(exponent: exponent, immediate: policyClass == .immediate,
                                                             random: configuration.random())
-            reconnectDeadline = now.advanced(by: delay)
+            connection = .closed(reconnectAt: now + .milliseconds(delay))
             emit(.reconnectScheduled(delay: delay, attempt: connectAttempts))
         } else if !keepQueue {
             failQueued(kind: kind, code: code, reason: reportedReason)
@@ -289,12 +312,11 @@ public struct ClientSession: Sendable {
         }
     }
 
-    mutating func fireTimers(now: SessionInstant) {
+    mutating func fireTimers(now: MonotonicInstant) {
         var rounds = 0
         while let deadline = nextDeadline, deadline <= now, rounds < 16 {
             rounds += 1
-            if let connectDeadline, connectDeadline <= now {
-                self.connectDeadline = nil
+            if let openDeadline = connection.link?.openDeadline, openDeadline <= now {
                 closeLocally(code: 4007, reason: "", allowReconnect: true, now: now)
                 continue
             }
@@ -322,24 +344,22 @@ public struct ClientSession: Sendable {
                     emit(.error(.queuedTransmitExpired(event: entry.item.event)))
                 }
             }
-            if let reconnectDeadline, reconnectDeadline <= now {
-                self.reconnectDeadline = nil
+            if case .closed(let reconnectAt?) = connection, reconnectAt <= now {
                 startConnecting(now: now)
             }
         }
     }
 
-    mutating func rejectHandshake(_ error: PubSubError, code: UInt16, reason: String, now: SessionInstant) {
+    mutating func rejectHandshake(_ error: PubSubError, code: UInt16, reason: String, now: MonotonicInstant) {
         emit(.error(error))
         closeLocally(code: code, reason: "", allowReconnect: true, reasonForEvents: reason, now: now)
     }
 
     mutating func closeLocally(code: UInt16, reason: String, allowReconnect: Bool, reasonForEvents: String,
-                               now: SessionInstant) {
-        if let transport { actions.append(.closeTransport(id: transport, code: code, reason: reason)) }
+                               now: MonotonicInstant) {
+        if let link = connection.link { actions.append(.closeTransport(id: link.transport, code: code, reason: reason)) }
         handleClose(code: code, reason: reasonForEvents, allowReconnect: allowReconnect, keepQueue: false, now: now)
     }
 }
 
 import Foundation
-import WireKit

@@ -2,7 +2,7 @@
 /// `rebuild` when stale entries outnumber live ones, so the heap stays proportional to the live set.
 struct DeadlineHeap<Key: Hashable & Sendable>: Sendable {
     struct Entry: Sendable {
-        var deadline: SessionInstant
+        var deadline: MonotonicInstant
         var key: Key
     }
 
@@ -11,7 +11,7 @@ struct DeadlineHeap<Key: Hashable & Sendable>: Sendable {
     var count: Int { entries.count }
     var top: Entry? { entries.first }
 
-    mutating func insert(_ deadline: SessionInstant, _ key: Key) {
+    mutating func insert(_ deadline: MonotonicInstant, _ key: Key) {
         entries.append(Entry(deadline: deadline, key: key))
         siftUp(entries.count - 1)
     }

@@ -16,7 +16,7 @@ struct OutboundQueue: Sendable {
     struct Entry: Sendable, Equatable {
         var item: Item
         /// Ack-timeout deadline, from when the call was made.
-        var deadline: SessionInstant?
+        var deadline: MonotonicInstant?
         /// Serialized size estimate in bytes, for the byte bound.
         var bytes: Int
     }
@@ -28,7 +28,7 @@ struct OutboundQueue: Sendable {
 
     private(set) var entries: [Entry] = []
     private(set) var bytes: Int = 0
-    private(set) var nextDeadline: SessionInstant?
+    private(set) var nextDeadline: MonotonicInstant?
 
     init(maxMessages: Int, maxBytes: Int) {
         self.maxMessages = maxMessages
@@ -49,7 +49,7 @@ struct OutboundQueue: Sendable {
     }
 
     /// Removes and returns, in order, the entries whose deadline is at or before `now`.
-    mutating func expire(now: SessionInstant) -> [Entry] {
+    mutating func expire(now: MonotonicInstant) -> [Entry] {
         guard let next = nextDeadline, next <= now else { return [] }
         var expired: [Entry] = []
         var kept: [Entry] = []

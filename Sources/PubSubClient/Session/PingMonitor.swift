@@ -5,7 +5,7 @@ struct PingMonitor: Sendable {
     let version: PingProtocolVersion
     let disabled: Bool
     /// When the connection is declared dead, if the timer runs.
-    private(set) var deadline: SessionInstant?
+    private(set) var deadline: MonotonicInstant?
     /// Milliseconds the timer runs after each ping.
     private(set) var timeout: Int64 = 0
 
@@ -18,20 +18,20 @@ struct PingMonitor: Sendable {
     func pong(for text: String) -> String? { version.pong(for: text) }
 
     /// Starts (or restarts) the timer with a new timeout in milliseconds.
-    mutating func start(timeout: Int64, now: SessionInstant) {
+    mutating func start(timeout: Int64, now: MonotonicInstant) {
         self.timeout = timeout
         restart(now: now)
     }
 
     /// A ping arrived: the timer runs again for the current timeout.
     /// A non-positive timeout (a server sending nonsense) runs no timer rather than closing at once.
-    mutating func restart(now: SessionInstant) {
-        deadline = disabled || timeout <= 0 ? nil : now.advanced(by: timeout)
+    mutating func restart(now: MonotonicInstant) {
+        deadline = disabled || timeout <= 0 ? nil : now + .milliseconds(timeout)
     }
 
     mutating func stop() { deadline = nil }
 
-    func hasExpired(now: SessionInstant) -> Bool {
+    func hasExpired(now: MonotonicInstant) -> Bool {
         if let deadline { return deadline <= now }
         return false
     }

@@ -1,5 +1,3 @@
-import WireKit
-
 /// Whether a connection ended while it was still connecting or after it had opened (spec §9.1).
 public enum BadConnectionKind: String, Sendable, Hashable {
     /// Closed before the handshake completed.
@@ -47,13 +45,11 @@ public enum PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `connect()` failed: the attempt closed with `code` before its handshake completed.
     case connectionFailed(code: UInt16, reason: String)
     /// `connect()` failed because the WebSocket itself failed: refused, unknown host, HTTP
-    /// status of a rejected upgrade, TLS, timeouts. Switch on WireKit's typed reason.
-    case webSocket(WebSocketError)
+    /// status of a rejected upgrade, TLS, timeouts. Switch on `kind`; with the WireKit driver,
+    /// `webSocketError` has WireKit's full typed reason.
+    case transport(TransportFailure)
     /// The channel was unsubscribed (or kicked out) before its subscription completed.
     case channelClosed(channel: String)
-    /// The client was disconnected by the user (or never connected) and the call needs a
-    /// connection that will not come.
-    case notConnected(event: String)
 
     /// The JS error class name for this failure.
     public var name: String {
@@ -73,10 +69,9 @@ public enum PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
         case .coding: return "CodingError"
         case .tokenStore: return "TokenStoreError"
         case .invalidArgument: return "InvalidArgumentsError"
-        case .notConnected: return "BadConnectionError"
         case .channelClosed: return "ChannelClosedError"
         case .connectionFailed: return "BadConnectionError"
-        case .webSocket: return "WebSocketError"
+        case .transport: return "TransportError"
         case .cancelled: return "CancellationError"
         }
     }
@@ -103,11 +98,10 @@ public enum PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
         case .coding(let detail): return detail
         case .tokenStore(let detail): return "Token store failure: \(detail)"
         case .invalidArgument(let detail): return detail
-        case .notConnected(let event): return "Event \(event) needs a connection and the client is disconnected"
         case .cancelled(let event): return "Event \(event) was cancelled before it completed"
         case .connectionFailed(let code, let reason):
             return "The connection closed with code \(code) before its handshake completed" + (reason.isEmpty ? "" : ": \(reason)")
-        case .webSocket(let error): return error.description
+        case .transport(let failure): return failure.message
         case .channelClosed(let channel): return "Channel \(channel) was unsubscribed before its subscription completed"
         }
     }

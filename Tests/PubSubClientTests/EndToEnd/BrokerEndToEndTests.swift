@@ -83,7 +83,8 @@ final class BrokerEndToEndTests: XCTestCase {
             XCTFail("the path is compared exactly")
         } catch let error as PubSubError {
             // socketcluster-server refuses the upgrade of any other path with HTTP 400.
-            guard case .webSocket(.handshakeRejected(400, _, _)) = error else { return XCTFail("\(error)") }
+            guard case .transport(let failure) = error, failure.kind == .upgradeRejected(status: 400),
+                  case .handshakeRejected(400, _, _)? = failure.webSocketError else { return XCTFail("\(error)") }
         }
         await broker.stop()
     }
@@ -134,7 +135,7 @@ final class BrokerEndToEndTests: XCTestCase {
         let events = client.events()
         try await client.connect()
         for await event in events {
-            if case .disconnected(let code, let reason) = event {
+            if case .disconnected(let code, let reason, _) = event {
                 XCTAssertEqual(code, 4000)
                 XCTAssertEqual(reason, "Server ping timed out")
                 break
@@ -342,7 +343,7 @@ final class BrokerEndToEndTests: XCTestCase {
         try await client.connect()
         _ = try await client.invoke("disconnectMe", ["code": 4321])
         for await event in events {
-            if case .disconnected(let code, let reason) = event {
+            if case .disconnected(let code, let reason, _) = event {
                 XCTAssertEqual(code, 4321)
                 XCTAssertEqual(reason, "asked")
                 break
@@ -373,7 +374,7 @@ final class BrokerEndToEndTests: XCTestCase {
         var sawDrop = false
         var sawReconnect = false
         for await event in events {
-            if case .disconnected(1011, "asked") = event { sawDrop = true }
+            if case .disconnected(1011, "asked", _) = event { sawDrop = true }
             if sawDrop, case .connected = event { sawReconnect = true }
             if sawReconnect, case .subscribed("room", _) = event { break }
         }

@@ -73,21 +73,23 @@ final class ClientAPIEndToEndTests: XCTestCase {
         let port = broker.port
         await broker.stop()
         let (error, event) = await failedAttempt(configuration(port: port))
-        guard case .webSocket(let underlying)? = error,
+        guard case .transport(let failure)? = error, failure.kind == .connectionRefused,
+              let underlying = failure.webSocketError,
               case .transport(.connectionRefused(let host, let refusedPort)) = underlying else {
             return XCTFail("\(String(describing: error))")
         }
         XCTAssertEqual(host, "127.0.0.1")
         XCTAssertEqual(refusedPort, port)
         XCTAssertTrue(underlying.description.contains("refused"), underlying.description)
-        XCTAssertEqual(error?.name, "WebSocketError")
+        XCTAssertEqual(error?.name, "TransportError")
         XCTAssertEqual(error?.message, underlying.description)
-        XCTAssertEqual(event, .connectAbort(code: 1006, reason: underlying.description, error: underlying))
+        XCTAssertEqual(event, .connectAbort(code: 1006, reason: underlying.description, error: failure))
     }
 
     func testUnknownHostThrowsTheTypedWebSocketError() async throws {
         let (error, _) = await failedAttempt(configuration(port: 8000, hostname: "no-such-host.invalid"))
-        guard case .webSocket(.transport(.hostNotFound(let host, _)))? = error else {
+        guard case .transport(let failure)? = error, failure.kind == .hostNotFound,
+              case .transport(.hostNotFound(let host, _))? = failure.webSocketError else {
             return XCTFail("\(String(describing: error))")
         }
         XCTAssertEqual(host, "no-such-host.invalid")
@@ -97,12 +99,14 @@ final class ClientAPIEndToEndTests: XCTestCase {
         let server = try startHTTPServer(status: "404 Not Found")
         defer { server.close() }
         let (error, event) = await failedAttempt(configuration(port: server.port))
-        guard case .webSocket(.handshakeRejected(let status, _, let body))? = error else {
+        guard case .transport(let failure)? = error, failure.kind == .upgradeRejected(status: 404),
+              case .handshakeRejected(let status, _, let body)? = failure.webSocketError else {
             return XCTFail("\(String(describing: error))")
         }
         XCTAssertEqual(status, 404)
         XCTAssertEqual(body, Array("not here!".utf8))
-        guard case .connectAbort(1006, let reason, .handshakeRejected(404, _, _)?)? = event else {
+        guard case .connectAbort(1006, let reason, let eventFailure?)? = event,
+              case .handshakeRejected(404, _, _)? = eventFailure.webSocketError else {
             return XCTFail("\(String(describing: event))")
         }
         XCTAssertTrue(reason.contains("HTTP 404"), reason)
@@ -112,7 +116,8 @@ final class ClientAPIEndToEndTests: XCTestCase {
         let broker = try await startBroker()
         // A plain-text server on a wss:// URL: the TLS handshake cannot succeed.
         let (error, _) = await failedAttempt(configuration(port: broker.port, secure: true))
-        guard case .webSocket(.tls(let failure))? = error else { return XCTFail("\(String(describing: error))") }
+        guard case .transport(let transportFailure)? = error, transportFailure.kind == .tls,
+              case .tls(let failure)? = transportFailure.webSocketError else { return XCTFail("\(String(describing: error))") }
         XCTAssertTrue(error?.message.contains("TLS") ?? false, "\(failure)")
         await broker.stop()
     }
@@ -161,7 +166,8 @@ final class ClientAPIEndToEndTests: XCTestCase {
         }
         var closed: SessionEvent?
         for await event in events { if case .closed = event { closed = event; break } }
-        guard case .closed(1009, _, .messageTooBig(_, 256)?)? = closed else { return XCTFail("\(String(describing: closed))") }
+        guard case .closed(1009, _, let failure?)? = closed, failure.kind == .protocolViolation,
+              case .messageTooBig(_, 256)? = failure.webSocketError else { return XCTFail("\(String(describing: closed))") }
 
         let sc = ScClient(configuration: configuration(port: broker.port), callbackQueue: DispatchQueue(label: "cb"),
                           webSocketOptions: options)

@@ -60,7 +60,8 @@ final class WireKitTransportTests: XCTestCase {
             try await client.connect()
             XCTFail("expected a failure")
         } catch let error as PubSubError {
-            guard case .webSocket(.transport(.connectionRefused(_, let refused))) = error else { return XCTFail("\(error)") }
+            guard case .transport(let failure) = error, failure.kind == .connectionRefused,
+                  case .transport(.connectionRefused(_, let refused))? = failure.webSocketError else { return XCTFail("\(error)") }
             XCTAssertEqual(refused, port)
         }
     }

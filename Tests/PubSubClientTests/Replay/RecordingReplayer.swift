@@ -3,7 +3,7 @@ import XCTest
 
 /// What a scenario's user does, step by step, when the recording expects a client frame the
 /// session would not send by itself.
-typealias UserStep = @Sendable (inout ClientSession, SessionInstant) -> Void
+typealias UserStep = @Sendable (inout ClientSession, MonotonicInstant) -> Void
 
 /// Replays one recording against a `ClientSession`: recorded server frames go in, and every
 /// frame the session writes must equal the next recorded client frame.
@@ -32,7 +32,7 @@ struct RecordingReplayer {
                                                  protocolVersion: version, autoReconnect: false,
                                                  random: { 0.5 })
         var session = ClientSession(configuration: configuration, storedToken: storedToken)
-        var now = SessionInstant(milliseconds: 0)
+        var now = MonotonicInstant(milliseconds: 0)
         var outcome = Outcome()
         var written: [String] = []
         var closes: [(UInt16, String)] = []
@@ -41,7 +41,7 @@ struct RecordingReplayer {
 
         func drain(_ session: inout ClientSession) {
             var requests: [(String, JSONValue?, ServerRequestID)] = []
-            for action in session.takeActions() {
+            while let action = session.nextAction() {
                 switch action {
                 case .openTransport(let id, _, _): transport = id
                 case .sendText(let text): written.append(text)

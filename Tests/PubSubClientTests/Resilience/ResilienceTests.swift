@@ -133,7 +133,7 @@ final class ResilienceTests: XCTestCase {
         XCTAssertEqual(inFlight.map(\.madeWhile), [.open, .open, .open], "sent into the dead connection")
         var detectedAfter: Duration?
         while detectedAfter == nil, let event = await events.next() {
-            if case .disconnected(let code, _) = event {
+            if case .disconnected(let code, _, _) = event {
                 XCTAssertEqual(code, 4000, "closed by the client's ping timeout")
                 detectedAfter = ContinuousClock.now - stalledAt
             }

@@ -4,7 +4,7 @@ import XCTest
 /// Drives a `ClientSession` with a manual clock and records everything it asks for.
 struct SessionHarness {
     var session: ClientSession
-    var now = SessionInstant(milliseconds: 1_000)
+    var now = MonotonicInstant(milliseconds: 1_000)
     var transport: TransportID?
     var sent: [String] = []
     var events: [SessionEvent] = []
@@ -31,7 +31,7 @@ struct SessionHarness {
     }
 
     mutating func drain() {
-        for action in session.takeActions() {
+        while let action = session.nextAction() {
             switch action {
             case .openTransport(let id, let url, _):
                 transport = id
@@ -51,7 +51,7 @@ struct SessionHarness {
 
     mutating func advance(_ milliseconds: Int64) {
         now = now.advanced(by: milliseconds)
-        session.tick(now: now)
+        session.timeElapsed(now: now)
         drain()
     }
 

@@ -1,0 +1,54 @@
+/// Where the session's connection is, with the data that exists only in that phase: closing is
+/// one assignment, not a list of fields to reset.
+enum Connection: Sendable {
+    /// No connection. `reconnectAt` is when the scheduled reconnect happens, if one is.
+    case closed(reconnectAt: MonotonicInstant?)
+    /// A transport was requested; the handshake has not completed.
+    case connecting(Link)
+    /// The handshake completed with `HandshakeInfo`.
+    case open(Link, HandshakeInfo)
+
+    /// The public summary.
+    var state: ConnectionState {
+        switch self {
+        case .closed: return .closed
+        case .connecting: return .connecting
+        case .open: return .open
+        }
+    }
+
+    /// The current transport, unless closed.
+    var link: Link? {
+        switch self {
+        case .closed: return nil
+        case .connecting(let link), .open(let link, _): return link
+        }
+    }
+}
+
+/// One transport of the session, from its request to its close.
+struct Link: Sendable {
+    /// The id the driver reports this transport's events with.
+    let transport: TransportID
+    /// When the attempt fails with 4007 unless the WebSocket opened; nil once it has.
+    var openDeadline: MonotonicInstant?
+    /// Whether the WebSocket is open (the SocketCluster handshake may still be pending).
+    var isOpen = false
+    /// The token the handshake sent, adopted if the server accepts it.
+    var handshakeToken: String?
+    /// Server invokes (by cid) not answered yet.
+    var openRequests: Set<Int64> = []
+
+    init(transport: TransportID, openDeadline: MonotonicInstant) {
+        self.transport = transport
+        self.openDeadline = openDeadline
+    }
+}
+
+/// Packets collected between `startBatch()` and `flushBatch()`.
+struct Batch: Sendable {
+    /// Serialized packets, in order.
+    var packets: [String] = []
+    /// The cids of the invokes among them.
+    var cids: [Int64] = []
+}

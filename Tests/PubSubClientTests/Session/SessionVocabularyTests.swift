@@ -1,0 +1,66 @@
+import XCTest
+import WireKit
+@testable import PubSubClient
+
+/// The session's event vocabulary says what a face needs outright, so no face infers a
+/// boundary from the order of events; and the WireKit driver's error mapping.
+final class SessionVocabularyTests: XCTestCase {
+    static let token = AuthAndQueueTests.token
+
+    func testHandshakeAuthChangeIsMarkedAndALaterOneIsNot() {
+        var harness = SessionHarness(storedToken: Self.token)
+        harness.open(isAuthenticated: true)
+        let handshake = harness.takeEvents().filter { if case .authStateChanged = $0 { return true } else { return false } }
+        XCTAssertEqual(handshake, [.authStateChanged(old: .unauthenticated, new: .authenticated, signedToken: Self.token,
+                                                     token: harness.session.auth.token, byHandshake: true)])
+        harness.receive(##"{"event":"#removeAuthToken"}"##)
+        XCTAssertTrue(harness.events.contains(.authStateChanged(old: .authenticated, new: .unauthenticated,
+                                                                signedToken: nil, token: nil, byHandshake: false)))
+    }
+
+    func testDisconnectedCarriesTheTransportFailure() {
+        var harness = SessionHarness()
+        harness.open()
+        let failure = TransportFailure(.connectionLost, message: "reset")
+        harness.session.transportClosed(harness.transport!, code: 1006, reason: "reset", error: failure, now: harness.now)
+        harness.drain()
+        XCTAssertTrue(harness.events.contains(.disconnected(code: 1006, reason: "reset", error: failure)))
+        XCTAssertTrue(harness.events.contains(.closed(code: 1006, reason: "reset", error: failure)))
+    }
+
+    func testNextActionDrainsEachActionOnce() {
+        var session = ClientSession(configuration: SessionHarness.configuration())
+        session.connect(now: MonotonicInstant(milliseconds: 0))
+        var first: [SessionAction] = []
+        while let action = session.nextAction() { first.append(action) }
+        XCTAssertTrue(first.contains { if case .openTransport = $0 { return true } else { return false } })
+        XCTAssertNil(session.nextAction())
+        session.disconnect(now: MonotonicInstant(milliseconds: 1))
+        var second: [SessionAction] = []
+        while let action = session.nextAction() { second.append(action) }
+        XCTAssertFalse(second.contains { if case .openTransport = $0 { return true } else { return false } })
+        XCTAssertTrue(second.contains { if case .closeTransport = $0 { return true } else { return false } })
+    }
+
+    func testWireKitErrorsMapToTransportFailureKinds() {
+        let cases: [(WebSocketError, TransportFailure.Kind)] = [
+            (.invalidURL("x"), .invalidRequest),
+            (.transport(.hostNotFound(host: "h", detail: "d")), .hostNotFound),
+            (.transport(.connectionRefused(host: "h", port: 1)), .connectionRefused),
+            (.transport(.connectTimedOut(host: "h", port: 1, seconds: 1)), .timedOut),
+            (.transport(.connectionReset), .connectionLost),
+            (.handshakeRejected(status: 404, headers: HTTPHeaders(), body: []), .upgradeRejected(status: 404)),
+            (.redirected(status: 301, location: "/x", headers: HTTPHeaders()), .redirected(status: 301, location: "/x")),
+            (.invalidHandshakeResponse("x"), .invalidHandshake),
+            (.invalidUTF8("x"), .protocolViolation),
+            (.messageTooBig(size: 2, limit: 1), .protocolViolation),
+            (.connectionClosed("x"), .connectionLost),
+        ]
+        for (error, kind) in cases {
+            let failure = TransportFailure(error)
+            XCTAssertEqual(failure.kind, kind, "\(error)")
+            XCTAssertEqual(failure.message, error.description)
+            XCTAssertEqual(failure.webSocketError, error)
+        }
+    }
+}
