@@ -30,6 +30,13 @@ public final class ScClient: Sendable {
         _ = driver.register { router in
             router.addEventListener { [weak self, weak driver] event in
                 guard let self, let driver else { return }
+                // The frequent events concern only the catch-all listener: skip the rest.
+                switch event {
+                case .message, .publication, .raw, .request:
+                    guard let any = listeners.any else { return }
+                    return driver.deliver { any(self, event) }
+                default: break
+                }
                 // On the driver queue, so the handshake's events are seen in order.
                 let authentication = listeners.authenticationChange(for: event)
                 let lost = listeners.lostConnection(for: event)
@@ -211,7 +218,11 @@ public final class ScClient: Sendable {
     public func onChannel(channelName: String, ack: @escaping MessageHandler) -> ListenerToken {
         let driver = self.driver
         let id = driver.register { router in
-            router.addChannelConsumer(channelName, yield: { [weak driver] data in driver?.deliver { ack(channelName, data) } }, finish: {})
+            router.addChannelConsumer(channelName, yield: { [weak driver] data in
+                guard let driver else { return }
+                if driver.deliversInline { return ack(channelName, data) }
+                driver.deliver { ack(channelName, data) }
+            }, finish: {})
         }
         return ListenerToken(id: id)
     }
@@ -247,12 +258,16 @@ public final class ScClient: Sendable {
     private func call(_ name: String, _ ack: @escaping AckHandler, _ start: (inout ClientSession, MonotonicInstant) -> CallID) {
         // The completion runs on the driver's queue, which holds the driver.
         driver.call(start) { [unowned driver] result in
-            driver.deliver {
-                switch result {
-                case .success(let data): ack(name, nil, data)
-                case .failure(let error): ack(name, error, nil)
-                }
-            }
+            // Inline without wrapping the answer in one more closure when the queue allows.
+            if driver.deliversInline { return Self.answer(ack, name, result) }
+            driver.deliver { Self.answer(ack, name, result) }
+        }
+    }
+
+    private static func answer(_ ack: AckHandler, _ name: String, _ result: Result<JSONValue?, PubSubError>) {
+        switch result {
+        case .success(let data): ack(name, nil, data)
+        case .failure(let error): ack(name, error, nil)
         }
     }
 }

@@ -100,6 +100,9 @@ final class SessionDriver: @unchecked Sendable {
     /// Runs a face's callback: inline when the session queue targets the callback queue, else
     /// collected and sent to the callback queue in one dispatch at the end of the step. On the
     /// queue.
+    /// Whether `deliver` runs callbacks at once (the session queue targets the callback queue).
+    var deliversInline: Bool { callbackQueue == nil }
+
     func deliver(_ callback: @escaping @Sendable () -> Void) {
         if callbackQueue == nil { return callback() }
         pendingDeliveries.append(callback)
@@ -346,17 +349,22 @@ final class SessionDriver: @unchecked Sendable {
         execute()
     }
 
+    /// Keeps one timer source armed for the session's next deadline. A deadline that moves
+    /// later (the earliest call was answered) leaves the timer as it is: it fires early, finds
+    /// nothing due and is armed again then. So answers cost no timer work; only a deadline that
+    /// moves earlier re-schedules the source.
     private func rearmTimer() {
-        let deadline = session.nextDeadline
-        guard deadline != armedDeadline else { return }
+        guard let deadline = session.nextDeadline else { return }
+        if let armed = armedDeadline, armed <= deadline { return }
         armedDeadline = deadline
-        timer?.cancel()
-        timer = nil
-        guard let deadline else { return }
         // One millisecond late rather than early, so the deadline has surely passed.
-        let delay = (deadline - now).wholeMilliseconds + 1
+        let fireAt = DispatchTime(uptimeNanoseconds: deadline.nanoseconds &+ 1_000_000)
+        if let timer {
+            timer.schedule(deadline: fireAt, leeway: .milliseconds(5))
+            return
+        }
         let source = DispatchSource.makeTimerSource(queue: queue)
-        source.schedule(deadline: .now() + .milliseconds(Int(min(delay, Int64(Int32.max)))), leeway: .milliseconds(5))
+        source.schedule(deadline: fireAt, leeway: .milliseconds(5))
         source.setEventHandler { [weak self] in
             guard let self else { return }
             self.armedDeadline = nil
@@ -366,4 +374,5 @@ final class SessionDriver: @unchecked Sendable {
         timer = source
         source.resume()
     }
+
 }
