@@ -8,7 +8,7 @@ struct AuthTokenAuthority: Sendable {
     enum Verdict {
         case valid(payload: [String: JSONValue], signed: String)
         /// `isBadToken` errors make the server send `#removeAuthToken`.
-        case rejected(BrokerErrorPayload, isBadToken: Bool)
+        case rejected(RemoteError, isBadToken: Bool)
     }
 
     let key: [UInt8]
@@ -26,9 +26,9 @@ struct AuthTokenAuthority: Sendable {
         guard case .string(let signed) = token else {
             // ag-auth refuses non-string tokens before jsonwebtoken sees them.
             return .rejected(
-                BrokerErrorPayload(
+                RemoteError(
                     name: "AuthTokenError", message: "Invalid token format - Token must be a string",
-                    fields: [("isBadToken", true)]),
+                    fields: ["isBadToken": true]),
                 isBadToken: true)
         }
         guard !signed.isEmpty else { return mustBeProvided }
@@ -36,14 +36,9 @@ struct AuthTokenAuthority: Sendable {
         case .success(let payload):
             return .valid(payload: payload, signed: signed)
         case .failure(let error):
-            let remote = error.remoteError
-            var fields: [(String, JSONValue)] = remote.fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-            if !fields.contains(where: { $0.0 == "isBadToken" }) {
-                fields.append(("isBadToken", .bool(error.isBadToken)))
-            }
-            return .rejected(
-                BrokerErrorPayload(name: remote.name, message: remote.message, fields: fields),
-                isBadToken: error.isBadToken)
+            var remote = error.remoteError
+            if remote.fields["isBadToken"] == nil { remote.fields["isBadToken"] = .bool(error.isBadToken) }
+            return .rejected(remote, isBadToken: error.isBadToken)
         }
     }
 
@@ -62,8 +57,7 @@ struct AuthTokenAuthority: Sendable {
 
     private var mustBeProvided: Verdict {
         .rejected(
-            BrokerErrorPayload(
-                name: "AuthTokenInvalidError", message: "jwt must be provided", fields: [("isBadToken", true)]),
+            RemoteError(name: "AuthTokenInvalidError", message: "jwt must be provided", fields: ["isBadToken": true]),
             isBadToken: true)
     }
 }

@@ -1,13 +1,12 @@
 import Foundation
 
-/// What the sans-I/O `BrokerCore` asks its runtime to do after an input.
+/// What the sans-I/O `BrokerCore` asks its runtime to do after an input (drained with
+/// `BrokerCore.nextAction()`).
 enum BrokerAction: Sendable {
     /// Write one text frame on the connection.
     case send(BrokerConnectionID, String)
     /// Close the connection with a WebSocket close frame (the session is already gone).
     case close(BrokerConnectionID, code: UInt16, reason: String)
-    /// Call `timeAdvanced` for this connection at this time; `nil` cancels the timer.
-    case setDeadline(BrokerConnectionID, Date?)
     /// Ask the application's hook, then report with `authorizationDecided`; the connection's
     /// remaining inbound packets wait until then.
     case authorize(BrokerConnectionID, BrokerAuthorizationRequest)
@@ -43,7 +42,7 @@ struct BrokerInboundMessage: Sendable {
 /// Why a server invoke did not get an answer.
 enum BrokerInvokeFailure: Error, Sendable, Equatable {
     /// The client answered with an error.
-    case remote(BrokerErrorPayload)
+    case remote(RemoteError)
     /// No answer within the ack timeout.
     case timedOut
     /// The connection closed (or was not open) before the answer arrived.

@@ -2,9 +2,12 @@ import Foundation
 
 /// The sans-I/O broker: every connection's `BrokerSocketSession`, the channel table and the
 /// protocol rules of socketcluster-server 19 (strict handshake, pings, reserved events, auth,
-/// pub/sub). Inputs are frames, closes, elapsed time and application commands, each with the
-/// current time; outputs are `BrokerAction`s. It owns no socket, thread, timer or clock, and must
-/// be used from one serial context.
+/// pub/sub). It owns no socket, thread, timer or clock, and must be used from one serial context.
+///
+/// The core shape of `ClientSession` and WireKit's `WebSocketStateMachine`: each input is one
+/// mutating method taking `now` (a `MonotonicInstant`; inputs that may sign or verify a JWT also
+/// take `wallClock`, the only use of wall time); what it asks for queues up and the runtime drains
+/// it with `nextAction()`, then arms one timer for `nextDeadline` and calls `timeElapsed(now:)`.
 struct BrokerCore {
     let options: BrokerOptions
     /// Whether client subscribes must be authorized by the application (`.authorize` actions).
@@ -16,11 +19,35 @@ struct BrokerCore {
     private var idGenerator = SocketIDGenerator()
     private let tokens: AuthTokenAuthority
     private var nextInvokeToken: UInt64 = 1
+    /// Actions not yet taken; `actionHead` is the next one. Reused, so draining allocates nothing.
+    private var actions: [BrokerAction] = []
+    private var actionHead = 0
+    /// Every connection's next deadline; an entry is stale unless it equals that session's
+    /// `reportedDeadline`.
+    private var deadlines = DeadlineHeap<BrokerConnectionID>()
 
     init(options: BrokerOptions) {
         self.options = options
         self.tokens = AuthTokenAuthority(key: options.authKey, defaultExpiry: options.authDefaultExpiry)
     }
+
+    // MARK: - Outputs
+
+    /// The next action the inputs so far asked for, in order; nil when all were taken.
+    mutating func nextAction() -> BrokerAction? {
+        guard actionHead < actions.count else {
+            if actionHead > 0 {
+                actions.removeAll(keepingCapacity: true)
+                actionHead = 0
+            }
+            return nil
+        }
+        defer { actionHead += 1 }
+        return actions[actionHead]
+    }
+
+    /// When `timeElapsed(now:)` must be called next, if any timer runs.
+    var nextDeadline: MonotonicInstant? { deadlines.top?.deadline }
 
     // MARK: - Queries
 
@@ -42,68 +69,69 @@ struct BrokerCore {
     // MARK: - Connection events
 
     /// A WebSocket connection was accepted: starts the ping, pong and handshake clocks.
-    mutating func connectionOpened(_ connection: BrokerConnectionID, now: Date) -> [BrokerAction] {
+    mutating func connectionOpened(_ connection: BrokerConnectionID, now: MonotonicInstant) {
         var session = BrokerSocketSession(connection: connection, id: idGenerator.next())
         if !options.pingTimeoutDisabled {
-            session.nextPingAt = now.addingTimeInterval(options.pingInterval.timeInterval)
-            session.pongDeadline = now.addingTimeInterval(options.pingTimeout.timeInterval)
+            session.nextPingAt = now + options.pingInterval
+            session.pongDeadline = now + options.pingTimeout
         }
-        session.handshakeDeadline = now.addingTimeInterval(options.handshakeTimeout.timeInterval)
+        session.handshakeDeadline = now + options.handshakeTimeout
         sessions[connection] = session
-        var actions: [BrokerAction] = []
-        reportDeadline(connection, into: &actions)
-        return actions
+        reportDeadline(connection)
     }
 
     /// The peer closed the connection (or it dropped): forget the socket.
-    mutating func connectionClosed(_ connection: BrokerConnectionID, code: UInt16, reason: String) -> [BrokerAction] {
-        var actions: [BrokerAction] = []
-        endSession(connection, code: code, reason: reason, sendClose: false, into: &actions)
-        return actions
+    mutating func connectionClosed(_ connection: BrokerConnectionID, code: UInt16, reason: String) {
+        endSession(connection, code: code, reason: reason, sendClose: false)
     }
 
     /// A text frame arrived.
-    mutating func receivedText(_ text: String, from connection: BrokerConnectionID, now: Date) -> [BrokerAction] {
-        guard sessions[connection] != nil else { return [] }
-        var actions: [BrokerAction] = []
+    mutating func receivedText(_ text: String, from connection: BrokerConnectionID, now: MonotonicInstant, wallClock: Date) {
+        guard sessions[connection] != nil else { return }
         if text == options.protocolVersion.pongText {
-            receivedPong(connection, now: now, into: &actions)
+            receivedPong(connection, now: now, wallClock: wallClock)
         } else {
-            receivedMessage(InboundItem.classify(text), from: connection, now: now, into: &actions)
+            receivedMessage(InboundItem.classify(text), from: connection, wallClock: wallClock)
         }
-        reportDeadline(connection, into: &actions)
-        return actions
+        reportDeadline(connection)
     }
 
     /// A binary frame arrived: decoded as UTF-8 JSON like a text frame, but never a ping or pong.
-    mutating func receivedBinary(_ bytes: [UInt8], from connection: BrokerConnectionID, now: Date) -> [BrokerAction] {
-        guard sessions[connection] != nil else { return [] }
-        var actions: [BrokerAction] = []
-        receivedMessage(InboundItem.classify(utf8: bytes), from: connection, now: now, into: &actions)
-        reportDeadline(connection, into: &actions)
-        return actions
+    mutating func receivedBinary(_ bytes: [UInt8], from connection: BrokerConnectionID, wallClock: Date) {
+        guard sessions[connection] != nil else { return }
+        receivedMessage(InboundItem.classify(utf8: bytes), from: connection, wallClock: wallClock)
+        reportDeadline(connection)
     }
 
-    /// Time passed: runs whatever is due for `connection` (handshake timeout, ping, pong timeout,
-    /// server invoke timeouts).
-    mutating func timeAdvanced(for connection: BrokerConnectionID, now: Date) -> [BrokerAction] {
-        guard var session = sessions[connection] else { return [] }
-        var actions: [BrokerAction] = []
+    /// Time passed: runs whatever is due at `now` on every connection (handshake timeout, ping,
+    /// pong timeout, server invoke timeouts).
+    mutating func timeElapsed(now: MonotonicInstant) {
+        while let top = deadlines.top, top.deadline <= now {
+            deadlines.popTop()
+            guard let session = sessions[top.key], session.reportedDeadline == top.deadline else { continue }
+            sessions[top.key]?.reportedDeadline = nil
+            runTimers(of: top.key, now: now)
+        }
+        dropStaleDeadlines()
+    }
+
+    private mutating func runTimers(of connection: BrokerConnectionID, now: MonotonicInstant) {
+        guard var session = sessions[connection] else { return }
         if session.phase == .connecting, let deadline = session.handshakeDeadline, deadline <= now {
-            endSession(connection, code: 4005, reason: "", sendClose: true, into: &actions)
-            return actions
+            fail(connection, .handshakeTimedOut)
+            return
         }
         if let pingAt = session.nextPingAt, pingAt <= now {
             // Pings bypass batching, as the server's `send` does.
             actions.append(.send(connection, options.protocolVersion.pingText))
-            var next = pingAt.addingTimeInterval(options.pingInterval.timeInterval)
-            while next <= now { next = next.addingTimeInterval(options.pingInterval.timeInterval) }
+            var next = pingAt + options.pingInterval
+            while next <= now { next = next + options.pingInterval }
             session.nextPingAt = next
         }
         if let deadline = session.pongDeadline, deadline <= now {
             sessions[connection] = session
-            endSession(connection, code: 4001, reason: "", sendClose: true, into: &actions)
-            return actions
+            fail(connection, .clientPongTimedOut)
+            return
         }
         let expired = session.pendingInvokes.filter { $0.value.deadline <= now }.sorted { $0.key < $1.key }
         for (cid, pending) in expired {
@@ -111,106 +139,91 @@ struct BrokerCore {
             actions.append(.completeInvoke(token: pending.token, result: .failure(.timedOut)))
         }
         sessions[connection] = session
-        reportDeadline(connection, into: &actions)
-        return actions
+        reportDeadline(connection)
     }
 
     // MARK: - Application commands
 
     /// Answers the client invoke `cid` (a procedure's result).
     mutating func respond(
-        to connection: BrokerConnectionID, cid: Int64, result: Result<JSONValue?, BrokerErrorPayload>
-    ) -> [BrokerAction] {
-        var actions: [BrokerAction] = []
+        to connection: BrokerConnectionID, cid: Int64, result: Result<JSONValue?, RemoteError>
+    ) {
         switch result {
-        case .success(let data): write(ServerFrames.response(rid: cid, data: data), to: connection, into: &actions)
-        case .failure(let error): write(ServerFrames.errorResponse(rid: cid, error: error), to: connection, into: &actions)
+        case .success(let data): write(Packet.response(rid: cid, result: .success(data)).serialized(keyOrder: .server), to: connection)
+        case .failure(let error): write(Packet.response(rid: cid, result: .failure(error)).serialized(keyOrder: .server), to: connection)
         }
-        return actions
     }
 
     /// Sends a transmit to an open socket (dropped when the socket is not open, as the server does).
-    mutating func transmit(to connection: BrokerConnectionID, event: String, data: JSONValue?) -> [BrokerAction] {
-        guard sessions[connection]?.phase == .open else { return [] }
-        var actions: [BrokerAction] = []
-        write(ServerFrames.transmit(event: event, data: data), to: connection, into: &actions)
-        return actions
+    mutating func transmit(to connection: BrokerConnectionID, event: String, data: JSONValue?) {
+        guard sessions[connection]?.phase == .open else { return }
+        write(Packet.transmit(event: event, data: data).serialized(keyOrder: .server), to: connection)
     }
 
     /// Sends a server invoke; its outcome arrives later as `.completeInvoke(token:…)`. Returns
     /// `nil` as token when the socket is not open.
     mutating func invoke(
-        on connection: BrokerConnectionID, event: String, data: JSONValue?, ackTimeout: Duration?, now: Date
-    ) -> (token: UInt64?, actions: [BrokerAction]) {
-        guard var session = sessions[connection], session.phase == .open else { return (nil, []) }
-        var actions: [BrokerAction] = []
+        on connection: BrokerConnectionID, event: String, data: JSONValue?, ackTimeout: Duration?, now: MonotonicInstant
+    ) -> UInt64? {
+        guard var session = sessions[connection], session.phase == .open else { return nil }
         let cid = session.nextCallID
         session.nextCallID += 1
         let token = nextInvokeToken
         nextInvokeToken += 1
         let timeout = ackTimeout ?? options.ackTimeout
-        session.pendingInvokes[cid] = .init(token: token, event: event, deadline: now.addingTimeInterval(timeout.timeInterval))
-        session.write(ServerFrames.invoke(event: event, cid: cid, data: data), into: &actions)
+        session.pendingInvokes[cid] = .init(token: token, event: event, deadline: now + timeout)
+        session.write(Packet.invoke(event: event, data: data, cid: cid).serialized(keyOrder: .server), into: &actions)
         sessions[connection] = session
-        reportDeadline(connection, into: &actions)
-        return (token, actions)
+        reportDeadline(connection)
+        return token
     }
 
     /// Publishes to every socket subscribed to `channel`, in subscription order.
-    mutating func publish(channel: String, data: JSONValue?) -> [BrokerAction] {
-        guard var subscribers = channels[channel] else { return [] }
-        let frame = ServerFrames.publish(channel: channel, data: data)
+    mutating func publish(channel: String, data: JSONValue?) {
+        guard var subscribers = channels[channel] else { return }
+        let frame = Self.publishFrame(channel: channel, data: data)
         let order = subscribers.inOrder()
         channels[channel] = subscribers
-        var actions: [BrokerAction] = []
         actions.reserveCapacity(order.count)
         for connection in order where sessions[connection]?.phase == .open {
-            write(frame, to: connection, into: &actions)
+            write(frame, to: connection)
         }
-        return actions
     }
 
     /// Issues a signed token to the socket and pushes it with `#setAuthToken`. Returns the signed
     /// token, or `nil` when the socket has not completed its handshake or is gone.
     mutating func setAuthToken(
-        on connection: BrokerConnectionID, payload: [String: JSONValue], now: Date
-    ) -> (token: String?, actions: [BrokerAction]) {
-        guard var session = sessions[connection], session.phase == .open else { return (nil, []) }
-        let signed = tokens.sign(payload, now: now)
+        on connection: BrokerConnectionID, payload: [String: JSONValue], wallClock: Date
+    ) -> String? {
+        guard var session = sessions[connection], session.phase == .open else { return nil }
+        let signed = tokens.sign(payload, now: wallClock)
         session.authToken = signed.payload
         session.signedAuthToken = signed.token
-        var actions: [BrokerAction] = []
         session.write(
-            ServerFrames.transmit(event: "#setAuthToken", data: .object(["token": .string(signed.token)])),
+            Packet.transmit(event: BuiltInEvent.setAuthToken, data: .object(["token": .string(signed.token)])).serialized(keyOrder: .server),
             into: &actions)
         sessions[connection] = session
-        return (signed.token, actions)
+        return signed.token
     }
 
     /// Drops the socket's token and pushes `#removeAuthToken`.
-    mutating func deauthenticate(_ connection: BrokerConnectionID) -> [BrokerAction] {
-        var actions: [BrokerAction] = []
-        deauthenticate(connection, push: true, into: &actions)
-        return actions
+    mutating func deauthenticate(_ connection: BrokerConnectionID) {
+        deauthenticate(connection, push: true)
     }
 
     /// Pushes `#kickOut` for `channel` (or for every subscribed channel when `nil`) and
     /// unsubscribes the socket.
-    mutating func kickOut(_ connection: BrokerConnectionID, channel: String?, message: String?) -> [BrokerAction] {
-        guard let session = sessions[connection], session.phase == .open else { return [] }
-        var actions: [BrokerAction] = []
+    mutating func kickOut(_ connection: BrokerConnectionID, channel: String?, message: String?) {
+        guard let session = sessions[connection], session.phase == .open else { return }
         for name in channel.map({ [$0] }) ?? session.subscriptions {
-            write(ServerFrames.kickOut(channel: name, message: message), to: connection, into: &actions)
+            write(Self.kickOutFrame(channel: name, message: message), to: connection)
             unsubscribe(connection, from: name)
         }
-        return actions
     }
 
     /// Closes the connection with `code` and `reason`.
-    mutating func disconnect(_ connection: BrokerConnectionID, code: UInt16, reason: String) -> [BrokerAction] {
-        var actions: [BrokerAction] = []
-        endSession(connection, code: code, reason: reason, sendClose: true, into: &actions)
-        return actions
+    mutating func disconnect(_ connection: BrokerConnectionID, code: UInt16, reason: String) {
+        endSession(connection, code: code, reason: reason, sendClose: true)
     }
 
     /// Starts holding packets for this socket until `flushBatch` (pings are never held).
@@ -219,11 +232,11 @@ struct BrokerCore {
     }
 
     /// Sends the held packets as one JSON array frame and stops batching.
-    mutating func flushBatch(_ connection: BrokerConnectionID) -> [BrokerAction] {
-        guard let held = sessions[connection]?.batch else { return [] }
+    mutating func flushBatch(_ connection: BrokerConnectionID) {
+        guard let held = sessions[connection]?.batch else { return }
         sessions[connection]?.batch = nil
-        guard !held.isEmpty else { return [] }
-        return [.send(connection, ServerFrames.batch(held))]
+        guard !held.isEmpty else { return }
+        actions.append(.send(connection, Packet.batchFrame(held)))
     }
 
     /// Drops the held packets and stops batching.
@@ -233,119 +246,117 @@ struct BrokerCore {
 
     // MARK: - Inbound processing
 
-    private mutating func receivedPong(_ connection: BrokerConnectionID, now: Date, into actions: inout [BrokerAction]) {
+    private mutating func receivedPong(_ connection: BrokerConnectionID, now: MonotonicInstant, wallClock: Date) {
         guard var session = sessions[connection] else { return }
         if !options.pingTimeoutDisabled {
-            session.pongDeadline = now.addingTimeInterval(options.pingTimeout.timeInterval)
+            session.pongDeadline = now + options.pingTimeout
         }
         sessions[connection] = session
         if session.phase == .connecting {
-            endSession(connection, code: 4009, reason: "", sendClose: true, into: &actions)
+            fail(connection, .messageBeforeHandshake)
             return
         }
-        if session.authTokenExpired(at: now) {
-            deauthenticate(connection, push: true, into: &actions)
+        if session.authTokenExpired(at: wallClock) {
+            deauthenticate(connection, push: true)
         }
     }
 
     /// One inbound message: `nil` items means a frame that is not JSON (a raw message).
     private mutating func receivedMessage(
-        _ items: [InboundItem]?, from connection: BrokerConnectionID, now: Date, into actions: inout [BrokerAction]
+        _ items: [InboundItem]?, from connection: BrokerConnectionID, wallClock: Date
     ) {
         guard let items else {
             if sessions[connection]?.phase == .connecting {
-                endSession(connection, code: 4009, reason: "", sendClose: true, into: &actions)
+                fail(connection, .messageBeforeHandshake)
             }
             return
         }
         // Mutated in place (not copied out) so the array is never duplicated.
         sessions[connection]?.pendingItems.insert(contentsOf: items.reversed(), at: 0)
-        drainPendingItems(connection, now: now, into: &actions)
+        drainPendingItems(connection, wallClock: wallClock)
     }
 
     /// Processes queued inbound packets in order until none is left, an authorization is
     /// awaited, or the session ends.
-    private mutating func drainPendingItems(_ connection: BrokerConnectionID, now: Date, into actions: inout [BrokerAction]) {
+    private mutating func drainPendingItems(_ connection: BrokerConnectionID, wallClock: Date) {
         while sessions[connection]?.awaitingAuthorization == nil,
               let item = sessions[connection]?.pendingItems.popLast() {
-            process(item, from: connection, now: now, into: &actions)
+            process(item, from: connection, wallClock: wallClock)
         }
     }
 
     /// The application decided on a held subscribe or publish (`rejection` is its error, `nil`
     /// to allow); the connection's remaining packets are processed afterwards.
     mutating func authorizationDecided(
-        _ connection: BrokerConnectionID, rejection: BrokerErrorPayload?, now: Date
-    ) -> [BrokerAction] {
-        guard let pending = sessions[connection]?.awaitingAuthorization else { return [] }
+        _ connection: BrokerConnectionID, rejection: RemoteError?, wallClock: Date
+    ) {
+        guard let pending = sessions[connection]?.awaitingAuthorization else { return }
         sessions[connection]?.awaitingAuthorization = nil
-        var actions: [BrokerAction] = []
         if let rejection {
-            answerError(connection, cid: pending.cid, rejection, into: &actions)
+            answerError(connection, cid: pending.cid, rejection)
         } else {
             switch pending.request {
             case .subscribe(let request):
-                completeSubscribe(connection, request: request, cid: pending.cid, into: &actions)
+                completeSubscribe(connection, request: request, cid: pending.cid)
             case .publish(let request):
-                completePublish(connection, request: request, cid: pending.cid, into: &actions)
+                completePublish(connection, request: request, cid: pending.cid)
             }
         }
-        drainPendingItems(connection, now: now, into: &actions)
-        reportDeadline(connection, into: &actions)
-        return actions
+        drainPendingItems(connection, wallClock: wallClock)
+        reportDeadline(connection)
     }
 
     private mutating func process(
-        _ item: InboundItem, from connection: BrokerConnectionID, now: Date, into actions: inout [BrokerAction]
+        _ item: InboundItem, from connection: BrokerConnectionID, wallClock: Date
     ) {
         guard let session = sessions[connection] else { return }
         guard case .event(let event, let data, let cid) = item else {
             if session.phase == .connecting {
-                endSession(connection, code: 4009, reason: "", sendClose: true, into: &actions)
+                fail(connection, .messageBeforeHandshake)
                 return
             }
             if case .response(let rid, let result) = item {
-                resolveInvoke(connection, rid: rid, result: result, into: &actions)
+                resolveInvoke(connection, rid: rid, result: result)
             }
             return
         }
-        if event == "#handshake" {
+        if event == BuiltInEvent.handshake {
             guard let cid else {
-                endSession(connection, code: 4008, reason: "", sendClose: true, into: &actions)
+                fail(connection, .handshakeRejected)
                 return
             }
-            processHandshake(connection, data: data, cid: cid, now: now, into: &actions)
+            processHandshake(connection, data: data, cid: cid, wallClock: wallClock)
             return
         }
         if session.phase == .connecting {
-            endSession(connection, code: 4009, reason: "", sendClose: true, into: &actions)
+            fail(connection, .messageBeforeHandshake)
             return
         }
         switch event {
-        case "#authenticate":
+        case BuiltInEvent.authenticate:
             guard let cid else {
-                endSession(connection, code: 4008, reason: "", sendClose: true, into: &actions)
+                fail(connection, .handshakeRejected)
                 return
             }
-            processAuthenticate(connection, data: data, cid: cid, now: now, into: &actions)
+            processAuthenticate(connection, data: data, cid: cid, wallClock: wallClock)
             return
-        case "#removeAuthToken":
-            deauthenticate(connection, push: false, into: &actions)
-            deliver(connection, receiver: event, data: data, into: &actions)
+        case BuiltInEvent.removeAuthToken:
+            deauthenticate(connection, push: false)
+            deliver(connection, receiver: event, data: data)
             return
         default:
             break
         }
-        if session.authTokenExpired(at: now) {
-            deauthenticate(connection, push: true, into: &actions)
+        if session.authTokenExpired(at: wallClock) {
+            deauthenticate(connection, push: true)
         }
         switch event {
-        case "#publish":
-            processPublish(connection, data: data, cid: cid, into: &actions)
-        case "#subscribe":
-            processSubscribe(connection, data: data, cid: cid, into: &actions)
-        case "#unsubscribe":
-            processUnsubscribe(connection, data: data, cid: cid, into: &actions)
+        case BuiltInEvent.publish:
+            processPublish(connection, data: data, cid: cid)
+        case BuiltInEvent.subscribe:
+            processSubscribe(connection, data: data, cid: cid)
+        case BuiltInEvent.unsubscribe:
+            processUnsubscribe(connection, data: data, cid: cid)
         default:
             guard let info = sessions[connection]?.info else { return }
             if let cid {
@@ -357,16 +368,16 @@ struct BrokerCore {
     }
 
     private mutating func processHandshake(
-        _ connection: BrokerConnectionID, data: JSONValue?, cid: Int64, now: Date, into actions: inout [BrokerAction]
+        _ connection: BrokerConnectionID, data: JSONValue?, cid: Int64, wallClock: Date
     ) {
         guard var session = sessions[connection] else { return }
         session.handshakeDeadline = nil
         // `data.authToken || null`: every falsy value counts as "no token".
         var token = data?.objectValue?["authToken"]
-        if let value = token, value.isFalsy { token = nil }
-        var authError: BrokerErrorPayload?
+        if let value = token, !value.isTruthy { token = nil }
+        var authError: RemoteError?
         var removeToken = false
-        switch tokens.verify(token, now: now) {
+        switch tokens.verify(token, now: wallClock) {
         case .valid(let payload, let signed):
             session.authToken = payload
             session.signedAuthToken = signed
@@ -382,12 +393,12 @@ struct BrokerCore {
         let firstHandshake = !session.hasConnected
         session.hasConnected = true
         session.write(
-            ServerFrames.handshakeResponse(
-                rid: cid, socketID: session.id, pingTimeout: options.pingTimeout.wholeMilliseconds,
-                authError: authError, isAuthenticated: session.authToken != nil),
+            HandshakeResponse(id: session.id, pingTimeout: options.pingTimeout.wholeMilliseconds,
+                              isAuthenticated: session.authToken != nil, authError: authError)
+                .serializedResponse(rid: cid),
             into: &actions)
         if removeToken {
-            session.write(ServerFrames.transmit(event: "#removeAuthToken", data: nil), into: &actions)
+            session.write(Self.removeAuthTokenFrame, into: &actions)
         }
         sessions[connection] = session
         if firstHandshake {
@@ -396,25 +407,25 @@ struct BrokerCore {
     }
 
     private mutating func processAuthenticate(
-        _ connection: BrokerConnectionID, data: JSONValue?, cid: Int64, now: Date, into actions: inout [BrokerAction]
+        _ connection: BrokerConnectionID, data: JSONValue?, cid: Int64, wallClock: Date
     ) {
         guard var session = sessions[connection] else { return }
-        switch tokens.verify(data, now: now) {
+        switch tokens.verify(data, now: wallClock) {
         case .valid(let payload, let signed):
             session.authToken = payload
             session.signedAuthToken = signed
-            session.write(ServerFrames.authenticateResponse(rid: cid, isAuthenticated: true, authError: nil), into: &actions)
+            session.write(AuthenticateResponse(isAuthenticated: true).serializedResponse(rid: cid), into: &actions)
             sessions[connection] = session
         case .rejected(let error, let isBadToken):
             session.authToken = nil
             session.signedAuthToken = nil
             if isBadToken {
-                session.write(ServerFrames.errorResponse(rid: cid, error: error), into: &actions)
-                session.write(ServerFrames.transmit(event: "#removeAuthToken", data: nil), into: &actions)
+                session.write(Packet.response(rid: cid, result: .failure(error)).serialized(keyOrder: .server), into: &actions)
+                session.write(Self.removeAuthTokenFrame, into: &actions)
             } else {
                 let reported = (data == nil || data?.isNull == true) ? nil : error
                 session.write(
-                    ServerFrames.authenticateResponse(rid: cid, isAuthenticated: false, authError: reported),
+                    AuthenticateResponse(isAuthenticated: false, authError: reported).serializedResponse(rid: cid),
                     into: &actions)
             }
             sessions[connection] = session
@@ -422,14 +433,14 @@ struct BrokerCore {
     }
 
     private mutating func processPublish(
-        _ connection: BrokerConnectionID, data: JSONValue?, cid: Int64?, into actions: inout [BrokerAction]
+        _ connection: BrokerConnectionID, data: JSONValue?, cid: Int64?
     ) {
         guard options.allowClientPublish else {
-            answerError(connection, cid: cid, .invalidAction("Client publish feature is disabled"), into: &actions)
+            answerError(connection, cid: cid, .invalidAction("Client publish feature is disabled"))
             return
         }
-        guard let payload = data, !payload.isFalsy, let channel = payload["channel"]?.stringValue else {
-            answerError(connection, cid: cid, .invalidAction("Publish channel name was malformatted"), into: &actions)
+        guard let payload = data, payload.isTruthy, let channel = payload["channel"]?.stringValue else {
+            answerError(connection, cid: cid, .invalidAction("Publish channel name was malformatted"))
             return
         }
         guard let info = sessions[connection]?.info else { return }
@@ -439,106 +450,106 @@ struct BrokerCore {
             actions.append(.authorize(connection, .publish(request)))
             return
         }
-        completePublish(connection, request: request, cid: cid, into: &actions)
+        completePublish(connection, request: request, cid: cid)
     }
 
     private mutating func completePublish(
-        _ connection: BrokerConnectionID, request: BrokerPublishRequest, cid: Int64?, into actions: inout [BrokerAction]
+        _ connection: BrokerConnectionID, request: BrokerPublishRequest, cid: Int64?
     ) {
-        actions.append(contentsOf: publish(channel: request.channel, data: request.data))
+        publish(channel: request.channel, data: request.data)
         if let cid {
-            write(ServerFrames.response(rid: cid, data: nil), to: connection, into: &actions)
+            write(Self.emptyResponse(rid: cid), to: connection)
         } else {
-            deliver(connection, receiver: "#publish", data: request.data, into: &actions)
+            deliver(connection, receiver: BuiltInEvent.publish, data: request.data)
         }
     }
 
     private mutating func processSubscribe(
-        _ connection: BrokerConnectionID, data: JSONValue?, cid: Int64?, into actions: inout [BrokerAction]
+        _ connection: BrokerConnectionID, data: JSONValue?, cid: Int64?
     ) {
-        guard let payload = data, !payload.isFalsy, let channel = payload["channel"]?.stringValue else {
-            answerError(connection, cid: cid, .invalidAction("Subscribe channel name was malformatted"), into: &actions)
+        guard let payload = data, payload.isTruthy, let channel = payload["channel"]?.stringValue else {
+            answerError(connection, cid: cid, .invalidAction("Subscribe channel name was malformatted"))
             return
         }
         guard let info = sessions[connection]?.info else { return }
         let request = BrokerSubscribeRequest(
-            socket: info, channel: channel, data: payload["data"], waitForAuth: payload["waitForAuth"]?.isFalsy == false)
+            socket: info, channel: channel, data: payload["data"], waitForAuth: payload["waitForAuth"]?.isTruthy == true)
         if authorizesSubscribe {
             sessions[connection]?.awaitingAuthorization = .init(request: .subscribe(request), cid: cid)
             actions.append(.authorize(connection, .subscribe(request)))
             return
         }
-        completeSubscribe(connection, request: request, cid: cid, into: &actions)
+        completeSubscribe(connection, request: request, cid: cid)
     }
 
     private mutating func completeSubscribe(
-        _ connection: BrokerConnectionID, request: BrokerSubscribeRequest, cid: Int64?, into actions: inout [BrokerAction]
+        _ connection: BrokerConnectionID, request: BrokerSubscribeRequest, cid: Int64?
     ) {
         guard let cid else {
             // A transmit `#subscribe` reaches receivers but never subscribes (as the real server).
-            deliver(connection, receiver: "#subscribe", data: request.data, into: &actions)
+            deliver(connection, receiver: BuiltInEvent.subscribe, data: request.data)
             return
         }
         sessions[connection]?.addSubscription(request.channel)
         channels[request.channel, default: ChannelSubscribers()].insert(connection)
-        write(ServerFrames.response(rid: cid, data: nil), to: connection, into: &actions)
+        write(Self.emptyResponse(rid: cid), to: connection)
     }
 
     private mutating func processUnsubscribe(
-        _ connection: BrokerConnectionID, data: JSONValue?, cid: Int64?, into actions: inout [BrokerAction]
+        _ connection: BrokerConnectionID, data: JSONValue?, cid: Int64?
     ) {
         guard let channel = data?.stringValue, let session = sessions[connection] else {
-            answerError(connection, cid: cid, .invalidAction("Unsubscribe channel name was malformatted"), into: &actions)
+            answerError(connection, cid: cid, .invalidAction("Unsubscribe channel name was malformatted"))
             return
         }
         if session.isSubscribed(to: channel) {
             unsubscribe(connection, from: channel)
-            if let cid { write(ServerFrames.response(rid: cid, data: nil), to: connection, into: &actions) }
+            if let cid { write(Self.emptyResponse(rid: cid), to: connection) }
         } else {
             let message = "Failed to unsubscribe socket from the \(channel) channel - InvalidActionError: Socket "
                 + "\(session.id) tried to unsubscribe from a channel which it is not subscribed to"
-            answerError(connection, cid: cid, .broker(message), into: &actions)
+            answerError(connection, cid: cid, .broker(message))
         }
         if cid == nil {
-            deliver(connection, receiver: "#unsubscribe", data: data, into: &actions)
+            deliver(connection, receiver: BuiltInEvent.unsubscribe, data: data)
         }
     }
 
     private mutating func resolveInvoke(
-        _ connection: BrokerConnectionID, rid: Int64, result: Result<JSONValue?, BrokerErrorPayload>,
-        into actions: inout [BrokerAction]
+        _ connection: BrokerConnectionID, rid: Int64, result: Result<JSONValue?, RemoteError>,
+        
     ) {
         guard let pending = sessions[connection]?.pendingInvokes.removeValue(forKey: rid) else { return }
         actions.append(.completeInvoke(token: pending.token, result: result.mapError { .remote($0) }))
-        reportDeadline(connection, into: &actions)
+        reportDeadline(connection)
     }
 
     // MARK: - Helpers
 
-    private mutating func write(_ packet: String, to connection: BrokerConnectionID, into actions: inout [BrokerAction]) {
+    private mutating func write(_ packet: String, to connection: BrokerConnectionID) {
         sessions[connection]?.write(packet, into: &actions)
     }
 
     private mutating func answerError(
-        _ connection: BrokerConnectionID, cid: Int64?, _ error: BrokerErrorPayload, into actions: inout [BrokerAction]
+        _ connection: BrokerConnectionID, cid: Int64?, _ error: RemoteError
     ) {
         guard let cid else { return }
-        write(ServerFrames.errorResponse(rid: cid, error: error), to: connection, into: &actions)
+        write(Packet.response(rid: cid, result: .failure(error)).serialized(keyOrder: .server), to: connection)
     }
 
     private mutating func deliver(
-        _ connection: BrokerConnectionID, receiver: String, data: JSONValue?, into actions: inout [BrokerAction]
+        _ connection: BrokerConnectionID, receiver: String, data: JSONValue?
     ) {
         guard let info = sessions[connection]?.info else { return }
         actions.append(.deliverMessage(.init(connection: connection, socket: info, receiver: receiver, data: data)))
     }
 
-    private mutating func deauthenticate(_ connection: BrokerConnectionID, push: Bool, into actions: inout [BrokerAction]) {
+    private mutating func deauthenticate(_ connection: BrokerConnectionID, push: Bool) {
         guard var session = sessions[connection] else { return }
         session.authToken = nil
         session.signedAuthToken = nil
         if push {
-            session.write(ServerFrames.transmit(event: "#removeAuthToken", data: nil), into: &actions)
+            session.write(Self.removeAuthTokenFrame, into: &actions)
         }
         sessions[connection] = session
     }
@@ -549,8 +560,36 @@ struct BrokerCore {
         if channels[channel]?.isEmpty == true { channels[channel] = nil }
     }
 
+    /// Closes the connection for a protocol failure of the client's.
+    private mutating func fail(_ connection: BrokerConnectionID, _ code: SocketClusterCloseCode) {
+        endSession(connection, code: code.rawValue, reason: "", sendClose: true)
+    }
+
+    // MARK: - Frames (socketcluster-server's key order: `event, cid, data`)
+
+    private static let removeAuthTokenFrame =
+        Packet.transmit(event: BuiltInEvent.removeAuthToken, data: nil).serialized(keyOrder: .server)
+
+    private static func emptyResponse(rid: Int64) -> String {
+        Packet.response(rid: rid, result: .success(nil)).serialized(keyOrder: .server)
+    }
+
+    /// `{"event":"#publish","data":{"channel":C[,"data":…]}}`.
+    private static func publishFrame(channel: String, data: JSONValue?) -> String {
+        var payload: [String: JSONValue] = ["channel": .string(channel)]
+        payload["data"] = data
+        return Packet.transmit(event: BuiltInEvent.publish, data: .object(payload)).serialized(keyOrder: .server)
+    }
+
+    /// `{"event":"#kickOut","data":{"channel":C[,"message":M]}}`.
+    private static func kickOutFrame(channel: String, message: String?) -> String {
+        var payload: [String: JSONValue] = ["channel": .string(channel)]
+        payload["message"] = message.map(JSONValue.string)
+        return Packet.transmit(event: BuiltInEvent.kickOut, data: .object(payload)).serialized(keyOrder: .server)
+    }
+
     private mutating func endSession(
-        _ connection: BrokerConnectionID, code: UInt16, reason: String, sendClose: Bool, into actions: inout [BrokerAction]
+        _ connection: BrokerConnectionID, code: UInt16, reason: String, sendClose: Bool
     ) {
         guard let session = sessions.removeValue(forKey: connection) else { return }
         for channel in session.subscriptions {
@@ -560,9 +599,7 @@ struct BrokerCore {
         if sendClose {
             actions.append(.close(connection, code: code, reason: reason))
         }
-        if session.reportedDeadline != nil {
-            actions.append(.setDeadline(connection, nil))
-        }
+        dropStaleDeadlines()
         for (_, pending) in session.pendingInvokes.sorted(by: { $0.key < $1.key }) {
             actions.append(.completeInvoke(token: pending.token, result: .failure(.connectionClosed)))
         }
@@ -571,26 +608,25 @@ struct BrokerCore {
         }
     }
 
-    private mutating func reportDeadline(_ connection: BrokerConnectionID, into actions: inout [BrokerAction]) {
+    private mutating func reportDeadline(_ connection: BrokerConnectionID) {
         guard var session = sessions[connection] else { return }
         let deadline = session.nextDeadline
         guard deadline != session.reportedDeadline else { return }
         session.reportedDeadline = deadline
         sessions[connection] = session
-        actions.append(.setDeadline(connection, deadline))
+        if let deadline { deadlines.insert(deadline, connection) }
+        dropStaleDeadlines()
     }
-}
 
-extension JSONValue {
-    /// JavaScript truthiness: `null`, `false`, `0`, `NaN` and `""` are falsy.
-    var isFalsy: Bool {
-        switch self {
-        case .null: return true
-        case .bool(let value): return !value
-        case .int(let value): return value == 0
-        case .double(let value): return value == 0 || value.isNaN
-        case .string(let value): return value.isEmpty
-        case .array, .object: return false
+    /// Pops stale entries off the top of the heap, so `nextDeadline` is exact, and rebuilds it
+    /// when stale entries outnumber live ones.
+    private mutating func dropStaleDeadlines() {
+        if deadlines.count > 2 * sessions.count + 16 {
+            deadlines.rebuild { entry in sessions[entry.key]?.reportedDeadline == entry.deadline }
+        }
+        while let top = deadlines.top, sessions[top.key]?.reportedDeadline != top.deadline {
+            deadlines.popTop()
         }
     }
 }
+

@@ -15,8 +15,10 @@ final class BrokerEngine: @unchecked Sendable {
     let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<UInt8>()
     private var core: BrokerCore
-    private let clock: @Sendable () -> Date
+    private let clock: @Sendable () -> ClockReading
     private var scheduler: DeadlineScheduler?
+    /// The deadline the scheduler's timer is armed for.
+    private var armedDeadline: MonotonicInstant?
     private weak var transport: BrokerTransport?
 
     private var procedures: [String: ProcedureHandler] = [:]
@@ -34,14 +36,26 @@ final class BrokerEngine: @unchecked Sendable {
     private let inFlightLock = NSLock()
     private var inFlight = 0
 
-    init(options: BrokerOptions, clock: @escaping @Sendable () -> Date = { Date() }, label: String = "PubSubBroker") {
+    /// What the runtime reads from its clocks for one input: the monotonic instant every
+    /// deadline uses, and the wall-clock time JWT `iat`/`exp` need.
+    struct ClockReading: Sendable {
+        var now: MonotonicInstant
+        var wallClock: Date
+
+        /// The system's uptime clock and wall clock.
+        static func system() -> ClockReading {
+            ClockReading(now: MonotonicInstant(nanoseconds: DispatchTime.now().uptimeNanoseconds), wallClock: Date())
+        }
+    }
+
+    init(options: BrokerOptions, clock: @escaping @Sendable () -> ClockReading = { .system() }, label: String = "PubSubBroker") {
         queue = DispatchQueue(label: label)
         core = BrokerCore(options: options)
         self.clock = clock
         queue.setSpecific(key: queueKey, value: 1)
     }
 
-    /// Connects the I/O side; `scheduler` defaults to Dispatch timers on the broker queue.
+    /// Connects the I/O side; `scheduler` defaults to a Dispatch timer on the broker queue.
     func attach(transport: BrokerTransport, scheduler: DeadlineScheduler? = nil) {
         sync {
             self.transport = transport
@@ -67,19 +81,23 @@ final class BrokerEngine: @unchecked Sendable {
 
     /// Applies a command to the core and carries out its actions: at once when called on the
     /// queue (inside a handler), else asynchronously in call order.
-    func perform(_ body: @escaping @Sendable (inout BrokerCore, Date) -> [BrokerAction]) {
+    func perform(_ body: @escaping @Sendable (inout BrokerCore, ClockReading) -> Void) {
         if isOnQueue {
-            execute(body(&core, clock()))
+            body(&core, clock())
+            execute()
         } else {
-            queue.async { self.execute(body(&self.core, self.clock())) }
+            queue.async {
+                body(&self.core, self.clock())
+                self.execute()
+            }
         }
     }
 
     /// Applies a command that returns a value, waiting for it.
-    func performReturning<T>(_ body: (inout BrokerCore, Date) -> (T, [BrokerAction])) -> T {
+    func performReturning<T>(_ body: (inout BrokerCore, ClockReading) -> T) -> T {
         sync {
-            let (value, actions) = body(&core, clock())
-            execute(actions)
+            let value = body(&core, clock())
+            execute()
             return value
         }
     }
@@ -133,39 +151,51 @@ final class BrokerEngine: @unchecked Sendable {
         nextConnection += 1
         connectionLock.unlock()
         queue.async {
-            self.execute(self.core.connectionOpened(connection, now: self.clock()))
+            self.core.connectionOpened(connection, now: self.clock().now)
+            self.execute()
             if let id = self.core.socketInfo(connection)?.id { self.socketIDs[connection] = id }
         }
         return connection
     }
 
     func received(text: String, from connection: BrokerConnectionID) {
-        queue.async { self.execute(self.core.receivedText(text, from: connection, now: self.clock())) }
+        queue.async {
+            let clock = self.clock()
+            self.core.receivedText(text, from: connection, now: clock.now, wallClock: clock.wallClock)
+            self.execute()
+        }
     }
 
     func received(binary: [UInt8], from connection: BrokerConnectionID) {
-        queue.async { self.execute(self.core.receivedBinary(binary, from: connection, now: self.clock())) }
+        queue.async {
+            self.core.receivedBinary(binary, from: connection, wallClock: self.clock().wallClock)
+            self.execute()
+        }
     }
 
     func connectionClosed(_ connection: BrokerConnectionID, code: UInt16, reason: String) {
         queue.async {
-            self.execute(self.core.connectionClosed(connection, code: code, reason: reason))
+            self.core.connectionClosed(connection, code: code, reason: reason)
+            self.execute()
             self.socketIDs[connection] = nil
         }
     }
 
-    /// A connection's deadline passed (called by the scheduler on the queue).
-    func deadlineReached(_ connection: BrokerConnectionID) {
-        sync { execute(core.timeAdvanced(for: connection, now: clock())) }
+    /// The core's deadline passed (called by the scheduler on the queue).
+    func deadlineReached() {
+        sync {
+            core.timeElapsed(now: clock().now)
+            execute()
+        }
     }
 
     // MARK: - Application commands
 
-    func answer(callID: UInt64, result: Result<JSONValue?, BrokerErrorPayload>) {
+    func answer(callID: UInt64, result: Result<JSONValue?, RemoteError>) {
         perform { [self] core, _ in
             // Runs on the queue: `openCalls` is confined to it.
-            guard let call = self.openCalls.removeValue(forKey: callID) else { return [] }
-            return core.respond(to: call.connection, cid: call.cid, result: result)
+            guard let call = self.openCalls.removeValue(forKey: callID) else { return }
+            core.respond(to: call.connection, cid: call.cid, result: result)
         }
     }
 
@@ -174,13 +204,12 @@ final class BrokerEngine: @unchecked Sendable {
     ) async throws -> JSONValue? {
         try await withCheckedThrowingContinuation { continuation in
             perform { [self] core, now in
-                let (token, actions) = core.invoke(on: connection, event: event, data: data, ackTimeout: ackTimeout, now: now)
+                let token = core.invoke(on: connection, event: event, data: data, ackTimeout: ackTimeout, now: now.now)
                 guard let token else {
                     continuation.resume(throwing: PubSubBrokerError.socketNotOpen(socketID: socketID))
-                    return []
+                    return
                 }
                 self.invokeWaiters[token] = (event, continuation)
-                return actions
             }
         }
     }
@@ -201,33 +230,50 @@ final class BrokerEngine: @unchecked Sendable {
     func disconnectAll(code: UInt16, reason: String) {
         sync {
             for connection in Array(core.sessions.keys).sorted(by: { $0.rawValue < $1.rawValue }) {
-                execute(core.disconnect(connection, code: code, reason: reason))
+                core.disconnect(connection, code: code, reason: reason)
+                execute()
             }
-            (scheduler as? DispatchDeadlineScheduler)?.cancelAll()
+            scheduler?.schedule(at: nil, now: clock().now) {}
         }
     }
 
     // MARK: - Carrying out actions (on the queue)
 
-    private func execute(_ actions: [BrokerAction]) {
+    /// Carries out the actions the core queued, then arms the one timer for its next deadline.
+    /// The queued actions are taken first, so a synchronous handler's own command (run from
+    /// `carryOut`) executes its actions at once, before the rest of this list.
+    private func execute() {
         // A worklist rather than recursion: an authorization's outcome runs before the rest of
         // the list, and a long batch of authorized packets does not deepen the stack.
-        var worklist: [ArraySlice<BrokerAction>] = [actions[...]]
+        var worklist: [ArraySlice<BrokerAction>] = [takeActions()]
         while var current = worklist.popLast() {
             while let action = current.popFirst() {
                 if case .authorize(let connection, let request) = action {
-                    let decided = core.authorizationDecided(connection, rejection: authorize(request), now: clock())
+                    core.authorizationDecided(connection, rejection: authorize(request), wallClock: clock().wallClock)
                     worklist.append(current)
-                    worklist.append(decided[...])
+                    worklist.append(takeActions())
                     break
                 }
                 carryOut(action)
             }
         }
+        let deadline = core.nextDeadline
+        guard deadline != armedDeadline else { return }
+        armedDeadline = deadline
+        scheduler?.schedule(at: deadline, now: clock().now) { [weak self] in
+            self?.armedDeadline = nil
+            self?.deadlineReached()
+        }
+    }
+
+    private func takeActions() -> ArraySlice<BrokerAction> {
+        var actions: [BrokerAction] = []
+        while let action = core.nextAction() { actions.append(action) }
+        return actions[...]
     }
 
     /// Runs the application's hook; returns its error, `nil` when it allows.
-    private func authorize(_ request: BrokerAuthorizationRequest) -> BrokerErrorPayload? {
+    private func authorize(_ request: BrokerAuthorizationRequest) -> RemoteError? {
         do {
             switch request {
             case .subscribe(let subscribe): try hooks.authorizeSubscribe?(subscribe)
@@ -235,7 +281,7 @@ final class BrokerEngine: @unchecked Sendable {
             }
             return nil
         } catch {
-            return BrokerErrorPayload(error)
+            return RemoteError(applicationError: error)
         }
     }
 
@@ -247,8 +293,6 @@ final class BrokerEngine: @unchecked Sendable {
             transport?.send(text, on: connection)
         case .close(let connection, let code, let reason):
             transport?.close(connection, code: code, reason: reason)
-        case .setDeadline(let connection, let deadline):
-            scheduler?.schedule(connection, at: deadline) { [weak self] in self?.deadlineReached(connection) }
         case .callProcedure(let call):
             callProcedure(call)
         case .deliverMessage(let message):
@@ -261,7 +305,7 @@ final class BrokerEngine: @unchecked Sendable {
             case .success(let data):
                 waiter.continuation.resume(returning: data)
             case .failure(.remote(let payload)):
-                waiter.continuation.resume(throwing: payload.remoteError)
+                waiter.continuation.resume(throwing: payload)
             case .failure(.timedOut):
                 waiter.continuation.resume(throwing: PubSubBrokerError.invokeTimedOut(event: waiter.event))
             case .failure(.connectionClosed):
@@ -291,7 +335,7 @@ final class BrokerEngine: @unchecked Sendable {
                 let result = try body(request)
                 answer(callID: callID, result: .success(result))
             } catch {
-                answer(callID: callID, result: .failure(BrokerErrorPayload(error)))
+                answer(callID: callID, result: .failure(RemoteError(applicationError: error)))
             }
         case .async(let body):
             adjustInFlight(1)
@@ -300,21 +344,11 @@ final class BrokerEngine: @unchecked Sendable {
                     let result = try await body(request)
                     self.answer(callID: callID, result: .success(result))
                 } catch {
-                    self.answer(callID: callID, result: .failure(BrokerErrorPayload(error)))
+                    self.answer(callID: callID, result: .failure(RemoteError(applicationError: error)))
                 }
                 // Let the answer reach the queue before counting the handler as done.
                 self.queue.async { self.adjustInFlight(-1) }
             }
         }
-    }
-}
-
-extension BrokerErrorPayload {
-    /// The error as the application sees it.
-    var remoteError: RemoteError {
-        if let rawValue { return RemoteError(hydrating: rawValue) }
-        var members: [String: JSONValue] = [:]
-        for (key, value) in fields { members[key] = value }
-        return RemoteError(name: name, message: message, fields: members)
     }
 }

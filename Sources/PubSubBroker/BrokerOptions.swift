@@ -60,16 +60,3 @@ public struct BrokerOptions: Sendable {
     }
 }
 
-extension Duration {
-    /// This duration in seconds, as a `TimeInterval`.
-    var timeInterval: TimeInterval {
-        let parts = components
-        return TimeInterval(parts.seconds) + TimeInterval(parts.attoseconds) / 1e18
-    }
-
-    /// This duration in whole milliseconds (the unit socketcluster puts on the wire).
-    var wholeMilliseconds: Int64 {
-        let parts = components
-        return parts.seconds * 1_000 + parts.attoseconds / 1_000_000_000_000_000
-    }
-}

@@ -17,7 +17,7 @@ public struct BrokerRequest: Sendable {
 
     /// Answers with an error (`{"rid":N,"error":{message,name,…fields}}`).
     public func error(_ error: RemoteError) {
-        socket.engine.answer(callID: callID, result: .failure(BrokerErrorPayload(remote: error)))
+        socket.engine.answer(callID: callID, result: .failure(error))
     }
 }
 

@@ -50,7 +50,7 @@ public struct BrokerSocket: Sendable, Hashable, CustomStringConvertible {
     @discardableResult
     public func setAuthToken(_ payload: [String: JSONValue]) throws -> String {
         let token: String? = engine.performReturning { core, now in
-            core.setAuthToken(on: connection, payload: payload, now: now)
+            core.setAuthToken(on: connection, payload: payload, wallClock: now.wallClock)
         }
         guard let token else { throw PubSubBrokerError.socketNotOpen(socketID: id) }
         return token
@@ -74,10 +74,7 @@ public struct BrokerSocket: Sendable, Hashable, CustomStringConvertible {
 
     /// Holds every packet for this socket (answers included, pings excepted) until `flushBatch`.
     public func startBatch() {
-        engine.perform { core, _ in
-            core.startBatch(connection)
-            return []
-        }
+        engine.perform { core, _ in core.startBatch(connection) }
     }
 
     /// Sends the held packets as one JSON-array frame and stops batching.
@@ -87,9 +84,6 @@ public struct BrokerSocket: Sendable, Hashable, CustomStringConvertible {
 
     /// Discards the held packets and stops batching.
     public func cancelBatch() {
-        engine.perform { core, _ in
-            core.cancelBatch(connection)
-            return []
-        }
+        engine.perform { core, _ in core.cancelBatch(connection) }
     }
 }

@@ -15,7 +15,7 @@ struct BrokerSocketSession {
     struct PendingInvoke {
         var token: UInt64
         var event: String
-        var deadline: Date
+        var deadline: MonotonicInstant
     }
 
     /// A client subscribe or publish held for authorization.
@@ -39,16 +39,16 @@ struct BrokerSocketSession {
     var pendingInvokes: [Int64: PendingInvoke] = [:]
     /// Packets held back by `startBatch`, as serialized texts; `nil` when not batching.
     var batch: [String]?
-    var nextPingAt: Date?
-    var pongDeadline: Date?
-    var handshakeDeadline: Date?
+    var nextPingAt: MonotonicInstant?
+    var pongDeadline: MonotonicInstant?
+    var handshakeDeadline: MonotonicInstant?
     /// Inbound packets not yet processed, last one first (they wait while an authorization is
     /// pending).
     var pendingItems: [InboundItem] = []
     /// The subscribe or publish waiting for the application's decision.
     var awaitingAuthorization: PendingAuthorization?
-    /// The deadline last handed to the runtime, to avoid re-arming an unchanged timer.
-    var reportedDeadline: Date?
+    /// The deadline entered in the core's deadline heap (entries that differ are stale).
+    var reportedDeadline: MonotonicInstant?
 
     init(connection: BrokerConnectionID, id: String) {
         self.connection = connection
@@ -59,10 +59,10 @@ struct BrokerSocketSession {
         BrokerSocketInfo(id: id, authToken: authToken, signedAuthToken: signedAuthToken)
     }
 
-    /// The earliest time at which `BrokerCore.timeAdvanced` has something to do.
-    var nextDeadline: Date? {
-        var earliest: Date?
-        func consider(_ date: Date?) {
+    /// The earliest time at which `BrokerCore.timeElapsed` has something to do here.
+    var nextDeadline: MonotonicInstant? {
+        var earliest: MonotonicInstant?
+        func consider(_ date: MonotonicInstant?) {
             guard let date else { return }
             if let current = earliest, current <= date { return }
             earliest = date
@@ -101,8 +101,8 @@ struct BrokerSocketSession {
         }
     }
 
-    /// Whether the current token carries an `exp` claim that has passed at `now` (the server's
-    /// live check: `Date.now() > exp * 1000`).
+    /// Whether the current token carries an `exp` claim that has passed at `now`, a wall-clock
+    /// time (the server's live check: `Date.now() > exp * 1000`).
     func authTokenExpired(at now: Date) -> Bool {
         guard let exp = authToken?["exp"]?.doubleValue else { return false }
         return now.timeIntervalSince1970 * 1_000 > exp * 1_000

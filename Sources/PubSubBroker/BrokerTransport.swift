@@ -7,46 +7,40 @@ protocol BrokerTransport: AnyObject, Sendable {
     func close(_ connection: BrokerConnectionID, code: UInt16, reason: String)
 }
 
-/// Arms one timer per connection for the deadline `BrokerCore` reports.
+/// Arms the broker's one timer for `BrokerCore.nextDeadline`.
 protocol DeadlineScheduler: AnyObject, Sendable {
-    /// Replaces the connection's timer: `fire` runs on the broker's queue at `deadline`;
-    /// `nil` cancels it.
-    func schedule(_ connection: BrokerConnectionID, at deadline: Date?, fire: @escaping @Sendable () -> Void)
+    /// Replaces the timer: `fire` runs on the broker's queue at `deadline` (`now` is the current
+    /// instant, to measure the delay from); `nil` cancels it.
+    func schedule(at deadline: MonotonicInstant?, now: MonotonicInstant, fire: @escaping @Sendable () -> Void)
 }
 
-/// `DeadlineScheduler` on Dispatch timers targeting the broker's serial queue (no thread per
-/// connection).
+/// `DeadlineScheduler` on one Dispatch timer targeting the broker's serial queue.
 final class DispatchDeadlineScheduler: DeadlineScheduler, @unchecked Sendable {
-    // `timers` is only touched on `queue`, the broker's serial context.
+    // `timer` is only touched on `queue`, the broker's serial context.
     private let queue: DispatchQueue
-    private var timers: [BrokerConnectionID: DispatchSourceTimer] = [:]
+    private var timer: DispatchSourceTimer?
 
     init(queue: DispatchQueue) {
         self.queue = queue
     }
 
-    func schedule(_ connection: BrokerConnectionID, at deadline: Date?, fire: @escaping @Sendable () -> Void) {
+    func schedule(at deadline: MonotonicInstant?, now: MonotonicInstant, fire: @escaping @Sendable () -> Void) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard let deadline else {
-            timers.removeValue(forKey: connection)?.cancel()
+            timer?.cancel()
+            timer = nil
             return
         }
         let timer: DispatchSourceTimer
-        if let existing = timers[connection] {
+        if let existing = self.timer {
             timer = existing
         } else {
             timer = DispatchSource.makeTimerSource(queue: queue)
-            timers[connection] = timer
+            self.timer = timer
             timer.resume()
         }
         timer.setEventHandler(handler: fire)
-        let delay = max(0, deadline.timeIntervalSinceNow)
-        timer.schedule(deadline: .now() + delay, leeway: .milliseconds(1))
-    }
-
-    func cancelAll() {
-        dispatchPrecondition(condition: .onQueue(queue))
-        for timer in timers.values { timer.cancel() }
-        timers.removeAll()
+        let delay = Int(clamping: (deadline - now).saturatingNanoseconds)
+        timer.schedule(deadline: .now() + .nanoseconds(delay), leeway: .milliseconds(1))
     }
 }

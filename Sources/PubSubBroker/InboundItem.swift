@@ -1,9 +1,9 @@
-/// One element of an inbound message, as the server classifies it (spec §2.2, v18.1+ rules).
+/// One element of an inbound message, as the server classifies it (Protocol.md §2, v18.1+ rules).
 enum InboundItem: Sendable {
     /// `event` is a string; `cid` is set only when it is a number (else the packet is a transmit).
     case event(String, data: JSONValue?, cid: Int64?)
     /// `rid` is a number; an `error` that is present and not `null` wins over `data`.
-    case response(rid: Int64, result: Result<JSONValue?, BrokerErrorPayload>)
+    case response(rid: Int64, result: Result<JSONValue?, RemoteError>)
     /// Anything else (not an object, or an object with neither).
     case raw
 
@@ -31,30 +31,9 @@ enum InboundItem: Sendable {
         case .invoke(let event, let data, let cid):
             self = .event(event, data: data, cid: cid)
         case .response(let rid, let result):
-            self = .response(rid: rid, result: result.mapError(BrokerErrorPayload.init(remote:)))
+            self = .response(rid: rid, result: result)
         case .raw:
             self = .raw
-        }
-    }
-}
-
-extension BrokerErrorPayload {
-    /// The payload of an error a peer sent.
-    init(remote: RemoteError) {
-        if let payload = remote.nonObjectPayload {
-            self.init(raw: payload)
-            return
-        }
-        self.init(name: remote.name, message: remote.message, fields: remote.fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
-    }
-
-    /// The payload for an error thrown by application code: a `RemoteError` keeps its name,
-    /// message and fields; any other error becomes `{message, name: "Error"}` with its description.
-    init(_ error: any Error) {
-        if let remote = error as? RemoteError {
-            self.init(remote: remote)
-        } else {
-            self.init(name: "Error", message: String(describing: error))
         }
     }
 }

@@ -19,24 +19,6 @@ struct SocketIDGenerator {
         bytes.append(UInt8(truncatingIfNeeded: sequence >> 8))
         bytes.append(UInt8(truncatingIfNeeded: sequence))
         sequence &+= 1
-        return SocketIDGenerator.urlSafeBase64(bytes)
-    }
-
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-
-    /// Unpadded URL-safe base64 of a byte count divisible by 3.
-    static func urlSafeBase64(_ bytes: [UInt8]) -> String {
-        var output = ""
-        output.reserveCapacity(bytes.count / 3 * 4)
-        var index = 0
-        while index + 2 < bytes.count {
-            let chunk = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-            output.append(alphabet[Int(chunk >> 18 & 63)])
-            output.append(alphabet[Int(chunk >> 12 & 63)])
-            output.append(alphabet[Int(chunk >> 6 & 63)])
-            output.append(alphabet[Int(chunk & 63)])
-            index += 3
-        }
-        return output
+        return Base64URL.encode(bytes)
     }
 }

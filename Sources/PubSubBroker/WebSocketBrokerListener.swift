@@ -12,23 +12,15 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
     private var server: WebSocketServer?
     private(set) var port = 0
 
-    /// Binds `host`:`port` and starts feeding `engine`; with `tls`, every accepted connection is
-    /// wrapped in a server-side TLS transport first (`wss://`).
+    /// Binds `host`:`port` and starts feeding `engine`; with `tls`, WireKit's server speaks
+    /// `wss://` (its `handshakeTimeout` bounds the TLS handshake and the upgrade).
     static func start(
         host: String, port: Int, path: String, tls: TLSServerConfiguration?, engine: BrokerEngine
     ) throws -> WebSocketBrokerListener {
         var serverOptions = WebSocketServerOptions()
         // socketcluster-server (ws) compares the path exactly and refuses others with HTTP 400.
         serverOptions.acceptRequest = { request in requestPath(request.target) == path ? nil : 400 }
-        if let tls {
-            let identity: TLSServerIdentity
-            do {
-                identity = try TLSServerIdentity(tls)
-            } catch {
-                throw PubSubBrokerError.tlsSetupFailed(reason: error.description)
-            }
-            serverOptions.acceptedTransport = { accepted in TLSTransport(server: accepted, identity: identity) }
-        }
+        serverOptions.tls = tls
         let listener = WebSocketBrokerListener()
         engine.attach(transport: listener)
         do {
@@ -39,6 +31,7 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
             listener.server = server
             listener.port = server.port
         } catch {
+            if case .tls(let failure) = error { throw PubSubBrokerError.tlsSetupFailed(reason: failure.description) }
             throw PubSubBrokerError.listenFailed(host: host, port: port, reason: error.description)
         }
         return listener

@@ -1,4 +1,4 @@
-/// The `data` of the server's answer to `#authenticate` (spec §7.4).
+/// The `data` of the server's answer to `#authenticate` (Protocol.md §9).
 public struct AuthenticateResponse: Sendable, Hashable {
     /// Whether the server accepted the token.
     public var isAuthenticated: Bool
@@ -25,6 +25,29 @@ public struct AuthenticateResponse: Sendable, Hashable {
         case nil, .null?: authError = nil
         case let error?: authError = RemoteError(hydrating: error)
         }
+    }
+
+    /// The whole answer packet to the `#authenticate` invoke `rid`, as socketcluster-server
+    /// writes it: `{"rid":N,"data":{"isAuthenticated":…,"authError":…|null}}` in that order.
+    public func serializedResponse(rid: Int64) -> String {
+        var serializer = JSONSerializer(capacity: 96)
+        var first = true
+        serializer.appendRaw(UInt8(ascii: "{"))
+        serializer.writeMember("rid", .int(rid), first: &first)
+        serializer.appendRaw(UInt8(ascii: ","))
+        serializer.writeString("data")
+        serializer.appendRaw(UInt8(ascii: ":"))
+        var inner = true
+        serializer.appendRaw(UInt8(ascii: "{"))
+        serializer.writeMember("isAuthenticated", .bool(isAuthenticated), first: &inner)
+        if let authError {
+            serializer.writeErrorMember("authError", authError, first: &inner)
+        } else {
+            serializer.writeMember("authError", .null, first: &inner)
+        }
+        serializer.appendRaw(UInt8(ascii: "}"))
+        serializer.appendRaw(UInt8(ascii: "}"))
+        return String(decoding: serializer.bytes, as: UTF8.self)
     }
 
     /// The wire form: `{isAuthenticated, authError}` (`authError` null when none, as the server writes it).

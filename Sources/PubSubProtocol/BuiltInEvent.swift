@@ -1,4 +1,4 @@
-/// Names of the events SocketCluster reserves for itself (spec §3–§7).
+/// Names of the events SocketCluster reserves for itself (Protocol.md §4–§9).
 public enum BuiltInEvent {
     /// Client → server invoke opening the session; `data` is `{"authToken": String|null}`.
     public static let handshake = "#handshake"

@@ -1,16 +1,16 @@
-/// The `data` of the server's answer to `#handshake` (spec §3.4).
+/// The `data` of the server's answer to `#handshake` (Protocol.md §4).
 public struct HandshakeResponse: Sendable, Hashable {
     /// Server-assigned socket id, new on every connection.
     public var id: String
     /// The server's ping timeout, in milliseconds.
-    public var pingTimeout: Int
+    public var pingTimeout: Int64
     /// Whether the token sent in the handshake was accepted.
     public var isAuthenticated: Bool
     /// Why the token was rejected, when one was sent and rejected.
     public var authError: RemoteError?
 
     /// A response to send (broker side) or to compare against.
-    public init(id: String, pingTimeout: Int, isAuthenticated: Bool, authError: RemoteError? = nil) {
+    public init(id: String, pingTimeout: Int64, isAuthenticated: Bool, authError: RemoteError? = nil) {
         self.id = id
         self.pingTimeout = pingTimeout
         self.isAuthenticated = isAuthenticated
@@ -35,7 +35,7 @@ public struct HandshakeResponse: Sendable, Hashable {
         default: throw MalformedResponseError(message: "Handshake response isAuthenticated is not a boolean")
         }
         self.id = id
-        self.pingTimeout = Int(timeout)
+        self.pingTimeout = timeout
         self.isAuthenticated = isAuthenticated
         switch members["authError"] {
         case nil, .null?: authError = nil
@@ -43,10 +43,31 @@ public struct HandshakeResponse: Sendable, Hashable {
         }
     }
 
+    /// The whole answer packet to the `#handshake` invoke `rid`, as socketcluster-server writes
+    /// it: `{"rid":N,"data":{id, pingTimeout[, authError], isAuthenticated}}` in that order.
+    public func serializedResponse(rid: Int64) -> String {
+        var serializer = JSONSerializer(capacity: 128)
+        var first = true
+        serializer.appendRaw(UInt8(ascii: "{"))
+        serializer.writeMember("rid", .int(rid), first: &first)
+        serializer.appendRaw(UInt8(ascii: ","))
+        serializer.writeString("data")
+        serializer.appendRaw(UInt8(ascii: ":"))
+        var inner = true
+        serializer.appendRaw(UInt8(ascii: "{"))
+        serializer.writeMember("id", .string(id), first: &inner)
+        serializer.writeMember("pingTimeout", .int(pingTimeout), first: &inner)
+        if let authError { serializer.writeErrorMember("authError", authError, first: &inner) }
+        serializer.writeMember("isAuthenticated", .bool(isAuthenticated), first: &inner)
+        serializer.appendRaw(UInt8(ascii: "}"))
+        serializer.appendRaw(UInt8(ascii: "}"))
+        return String(decoding: serializer.bytes, as: UTF8.self)
+    }
+
     /// The wire form: `{id, pingTimeout, isAuthenticated, authError?}`.
     public var jsonValue: JSONValue {
         var members: [String: JSONValue] = [
-            "id": .string(id), "pingTimeout": .int(Int64(pingTimeout)), "isAuthenticated": .bool(isAuthenticated),
+            "id": .string(id), "pingTimeout": .int(pingTimeout), "isAuthenticated": .bool(isAuthenticated),
         ]
         if let authError { members["authError"] = authError.dehydrated() }
         return .object(members)

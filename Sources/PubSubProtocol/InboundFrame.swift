@@ -1,4 +1,4 @@
-/// What one received text frame is (spec §2.1–2.5), from the receiver's point of view.
+/// What one received text frame is (Protocol.md §2, §3), from the receiver's point of view.
 public enum InboundFrame: Sendable, Hashable {
     /// A ping: `#1` (protocol 1) or the empty frame (protocol 2). Note that in protocol 2 the
     /// client's pong is also the empty frame, so a server reads `.ping(.v2)` as a pong.

@@ -2,7 +2,7 @@ import Foundation
 
 extension JSONValue {
     /// The sc-formatter wrapper for binary data, `{"base64":true,"data":"<standard base64>"}`
-    /// (spec §2.3). JavaScript peers deliver this object as-is; they never turn it back into bytes.
+    /// (Protocol.md §2). JavaScript peers deliver this object as-is; they never turn it back into bytes.
     public static func binary(_ data: Data) -> JSONValue {
         .object(["base64": .bool(true), "data": .string(data.base64EncodedString())])
     }

@@ -40,7 +40,7 @@ extension JSONValue: Codable {
 
 extension JSONValue {
     /// Converts an `Encodable` value to JSON without going through text. `Data` becomes the
-    /// base64 wrapper object of spec §2.3, `Date` an ISO 8601 string, integral floating-point
+    /// base64 wrapper object of Protocol.md §2, `Date` an ISO 8601 string, integral floating-point
     /// values `.int`; non-finite floats are an error.
     public init(encoding value: some Encodable) throws(JSONCodingError) {
         do {

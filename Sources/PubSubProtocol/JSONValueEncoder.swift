@@ -2,7 +2,7 @@ import Foundation
 
 /// Encodes `Encodable` values straight into `JSONValue` (no intermediate JSON text).
 ///
-/// Follows `JSONEncoder`'s conventions: `Data` becomes the base64 wrapper object of spec §2.3,
+/// Follows `JSONEncoder`'s conventions: `Data` becomes the base64 wrapper object of Protocol.md §2,
 /// `Date` an ISO 8601 string, `URL` its absolute string, non-finite floats are an error, and
 /// integral floating-point values become `.int` like the parser produces.
 struct JSONValueEncoder {

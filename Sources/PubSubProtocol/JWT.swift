@@ -34,7 +34,7 @@ public enum JWT {
         sign(payload: payload, secret: Array(secret.utf8))
     }
 
-    /// The payload of `token` without any verification (spec §7.1): the JSON of the second
+    /// The payload of `token` without any verification (Protocol.md §9): the JSON of the second
     /// segment; the decoded text as a string when it is not JSON; the segment itself when it is
     /// not base64; nil when there is no second segment.
     public static func decodePayload(_ token: String) -> JSONValue? {

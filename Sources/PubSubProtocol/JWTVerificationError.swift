@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why a token failed verification, with the error names and messages socketcluster-server sends
-/// (ag-auth mapping jsonwebtoken's errors, spec §4.4).
+/// (ag-auth mapping jsonwebtoken's errors, Protocol.md §6).
 public enum JWTVerificationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `AuthTokenExpiredError` "jwt expired": `exp` is not after the current second.
     case expired(expiry: Date)

@@ -1,4 +1,4 @@
-/// One SocketCluster packet: an element of a frame (spec §2.2).
+/// One SocketCluster packet: an element of a frame (Protocol.md §2).
 public enum Packet: Sendable, Hashable {
     /// A one-way event: `{"event":..., "data"?:...}`. `data` is nil when the key is absent.
     case transmit(event: String, data: JSONValue?)

@@ -61,14 +61,7 @@ extension Packet {
             case .success(let data):
                 if let data { serializer.writeMember("data", data, first: &first) }
             case .failure(let error):
-                serializer.appendRaw(UInt8(ascii: ","))
-                serializer.writeString("error")
-                serializer.appendRaw(UInt8(ascii: ":"))
-                if case .object(let members) = error.dehydrated() {
-                    serializer.writeObject(members, leadingKeys: ["message", "name"])
-                } else {
-                    serializer.write(error.dehydrated())
-                }
+                serializer.writeErrorMember("error", error, first: &first)
             }
             serializer.appendRaw(UInt8(ascii: "}"))
         case .raw(let value):
@@ -77,8 +70,33 @@ extension Packet {
     }
 }
 
+extension JSONSerializer {
+    /// `"key":error`, the error dehydrated with `message` and `name` first and the other fields
+    /// sorted, as sc-errors' dehydration writes them.
+    mutating func writeErrorMember(_ key: String, _ error: RemoteError, first: inout Bool) {
+        if !first { appendRaw(UInt8(ascii: ",")) }
+        first = false
+        writeString(key)
+        appendRaw(UInt8(ascii: ":"))
+        let payload = error.dehydrated()
+        if case .object(let members) = payload {
+            writeObject(members, leadingKeys: ["message", "name"])
+        } else {
+            write(payload)
+        }
+    }
+}
+
+extension Packet {
+    /// Serialized packets joined into one batch frame (a JSON array), for senders that keep
+    /// packets as text while batching.
+    public static func batchFrame(_ serializedPackets: [String]) -> String {
+        "[" + serializedPackets.joined(separator: ",") + "]"
+    }
+}
+
 extension Array where Element == Packet {
-    /// The packets as one batch frame: a JSON array (spec §2.5).
+    /// The packets as one batch frame: a JSON array (Protocol.md §2).
     public func serialized(keyOrder: PacketKeyOrder = .client) -> String {
         String(decoding: serializedBytes(keyOrder: keyOrder), as: UTF8.self)
     }

@@ -1,4 +1,4 @@
-/// An error the peer sent in a response's `error` field, hydrated as sc-errors does (spec §4.4).
+/// An error the peer sent in a response's `error` field, hydrated as sc-errors does (Protocol.md §6).
 ///
 /// Object payloads give `name` (default `"Error"` — a plain JS `Error` has no own `name`),
 /// `message` (or `"Invalid error message format"` when not a string) and every other property in

@@ -1,4 +1,4 @@
-/// A WebSocket close code with SocketCluster's meaning (spec §9.2).
+/// A WebSocket close code with SocketCluster's meaning (Protocol.md §11).
 public struct SocketClusterCloseCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     /// What the JS client does after a close with this code when auto-reconnect is on.
     public enum Reconnect: Sendable, Hashable {

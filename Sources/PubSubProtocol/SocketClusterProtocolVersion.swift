@@ -1,4 +1,4 @@
-/// The SocketCluster ping/pong dialect (spec §2.4).
+/// The SocketCluster ping/pong dialect (Protocol.md §3).
 public enum SocketClusterProtocolVersion: Int, Sendable, Hashable, CaseIterable {
     /// socketcluster-server ≤ 14 (or `protocolVersion: 1`): ping `#1`, pong `#2`.
     case v1 = 1
@@ -19,5 +19,10 @@ public enum SocketClusterProtocolVersion: Int, Sendable, Hashable, CaseIterable 
         case .v1: return "#2"
         case .v2: return ""
         }
+    }
+
+    /// The pong to send when `text` is this version's ping, else nil.
+    public func pong(answering text: String) -> String? {
+        text == pingText ? pongText : nil
     }
 }

@@ -58,8 +58,10 @@ final class BrokerSessionTests: XCTestCase {
         driver.send(##"{"event":"#subscribe","data":{"channel":"room"},"cid":2}"##, on: a)
         // A copy of the core shows the order of the send actions one publish produces.
         var copy = driver.engine.read { $0 }
-        let actions = copy.publish(channel: "room", data: 1)
-        for case .send(let connection, _) in actions { order.append(connection) }
+        copy.publish(channel: "room", data: 1)
+        while let action = copy.nextAction() {
+            if case .send(let connection, _) = action { order.append(connection) }
+        }
         XCTAssertEqual(order, [b, a])
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 import PubSubProtocol
 
-/// Spec §2.1–2.5 classification rules, one per test.
+/// Protocol.md §2 classification rules, one per test.
 final class PacketClassificationTests: XCTestCase {
     private func classify(_ text: String) -> InboundFrame { InboundFrame(text: text) }
 

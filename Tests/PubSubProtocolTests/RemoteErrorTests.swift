@@ -1,7 +1,7 @@
 import XCTest
 import PubSubProtocol
 
-/// sc-errors hydration and dehydration (spec §4.4).
+/// sc-errors hydration and dehydration (Protocol.md §6).
 final class RemoteErrorTests: XCTestCase {
     func testPlainErrorWithoutNameDefaultsToError() {
         let error = RemoteError(hydrating: ["message": "plain"])

@@ -1,8 +1,23 @@
 import XCTest
 import PubSubProtocol
 
-/// Spec §9.2 close-code texts and reconnect classes.
+/// Protocol.md §11 close-code texts and reconnect classes.
 final class SocketClusterCloseCodeTests: XCTestCase {
+    /// The one place the reconnect rule is tested: every named code once, plus the ranges.
+    func testEveryNamedCodeHasItsReconnectRule() {
+        let rules: [(SocketClusterCloseCode, SocketClusterCloseCode.Reconnect)] = [
+            (.normal, .never), (.goingAway, .withBackoff), (.protocolError, .withBackoff),
+            (.unsupportedData, .withBackoff), (.noStatusReceived, .immediately), (.abnormalClosure, .withBackoff),
+            (.invalidFramePayloadData, .withBackoff), (.policyViolation, .withBackoff), (.messageTooBig, .withBackoff),
+            (.mandatoryExtension, .withBackoff), (.internalServerError, .withBackoff),
+            (.serverPingTimedOut, .immediately), (.clientPongTimedOut, .immediately),
+            (.authTokenSigningFailed, .withBackoff), (.handshakeFailed, .withBackoff), (.authTokenSaveFailed, .withBackoff),
+            (.handshakeTimedOut, .withBackoff), (.brokerBindFailed, .withBackoff), (.connectTimedOut, .withBackoff),
+            (.handshakeRejected, .withBackoff), (.messageBeforeHandshake, .withBackoff),
+        ]
+        for (code, rule) in rules { XCTAssertEqual(code.reconnect, rule, "\(code)") }
+    }
+
     func testReconnectClasses() {
         for code: UInt16 in [4000, 4001, 1005] {
             XCTAssertEqual(SocketClusterCloseCode(code).reconnect, .immediately, "\(code)")

@@ -1,11 +1,11 @@
-/// Whether the socket is authenticated (spec §7.1).
+/// Whether the socket is authenticated (Protocol.md §9).
 public enum AuthState: String, Sendable, Hashable {
     case authenticated
     case unauthenticated
 }
 
 /// The client's current authentication: state, signed token and its decoded JWT payload.
-/// The payload is decoded without verifying the signature (spec §7.1), so it is informational.
+/// The payload is decoded without verifying the signature (Protocol.md §9), so it is informational.
 public struct AuthStatus: Sendable, Equatable {
     /// Authenticated or not.
     public var state: AuthState

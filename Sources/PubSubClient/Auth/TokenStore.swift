@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where the client keeps the signed auth token between connections and launches (spec §7.6).
+/// Where the client keeps the signed auth token between connections and launches (Protocol.md §9).
 /// Calls come from the client's serial queue; implementations must be thread-safe anyway since
 /// an app may share a store between clients.
 public protocol TokenStore: Sendable {

@@ -1,4 +1,4 @@
-/// The server's verdict on `authenticate(_:)` (spec §7.4).
+/// The server's verdict on `authenticate(_:)` (Protocol.md §9).
 public struct AuthenticationResult: Sendable, Equatable {
     /// Whether the token was accepted.
     public var isAuthenticated: Bool

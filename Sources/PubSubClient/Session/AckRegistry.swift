@@ -21,7 +21,7 @@ struct PendingCall: Sendable, Equatable {
     var deadline: MonotonicInstant?
 }
 
-/// The client's pending-response map (spec §3.6, §4.5): a cid counter that is never reset (not
+/// The client's pending-response map (Protocol.md §5): a cid counter that is never reset (not
 /// even across reconnects), and one entry per unanswered invoke with its own deadline. Each
 /// entry leaves exactly once: answered (`resolve`), timed out (`expire`), or dropped with the
 /// connection (`removeAll`). Responses with unknown rids find nothing and are ignored.

@@ -1,7 +1,7 @@
-/// The client's channel map (spec §6.6). A channel is in the table only while `pending` or
+/// The client's channel map (Protocol.md §8). A channel is in the table only while `pending` or
 /// `subscribed`; leaving the table means `unsubscribed`. At most one `#subscribe` is in flight
 /// per channel. A channel that was subscribed before and fails to resubscribe after a reconnect
-/// stays pending for the next connection (issue 6) instead of being forgotten.
+/// stays pending for the next connection instead of being forgotten.
 struct ChannelTable: Sendable {
     struct Channel: Sendable, Equatable {
         var name: String

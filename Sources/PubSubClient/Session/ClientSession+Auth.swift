@@ -1,6 +1,6 @@
 extension ClientSession {
     /// Sends `#authenticate` with `signedToken` (an invoke whose data is the token string,
-    /// spec §7.4). Completes with `{isAuthenticated, authError}` from the server, or fails with
+    /// Protocol.md §9). Completes with `{isAuthenticated, authError}` from the server, or fails with
     /// the server's error (the client is then unauthenticated), a timeout or a bad connection
     /// (auth state unchanged). Queued while not open.
     public mutating func authenticate(_ signedToken: String, ackTimeout: Duration? = nil, now: MonotonicInstant) -> CallID {
@@ -17,7 +17,7 @@ extension ClientSession {
     }
 
     /// Deletes the stored token, tells the server with a `#removeAuthToken` transmit (unless
-    /// closed), and becomes unauthenticated (spec §7.5).
+    /// closed), and becomes unauthenticated (Protocol.md §9).
     public mutating func deauthenticate(now: MonotonicInstant) {
         removeStoredToken()
         if state != .closed {
@@ -41,13 +41,15 @@ extension ClientSession {
     mutating func handleAuthenticateResponse(call: CallID, token: String, result: Result<JSONValue?, RemoteError>) {
         switch result {
         case .success(let data):
-            guard let isAuthenticated = data?["isAuthenticated"]?.boolValue else {
-                complete(call, .failure(.invalidResponse(event: BuiltInEvent.authenticate,
-                                                         detail: "isAuthenticated is missing or not a boolean")))
+            let response: AuthenticateResponse
+            do throws(MalformedResponseError) {
+                response = try AuthenticateResponse(parsing: data)
+            } catch {
+                complete(call, .failure(.invalidResponse(event: BuiltInEvent.authenticate, detail: error.message)))
                 return
             }
-            if isAuthenticated { becomeAuthenticated(signedToken: token) } else { becomeUnauthenticated() }
-            // The JS client saves the token whatever the verdict (spec §7.4).
+            if response.isAuthenticated { becomeAuthenticated(signedToken: token) } else { becomeUnauthenticated() }
+            // The JS client saves the token whatever the verdict (Protocol.md §9).
             saveToken(token)
             complete(call, .success(data))
         case .failure(let error):
@@ -80,7 +82,7 @@ extension ClientSession {
         emit(.authTokenRemoved(oldSignedToken: old))
     }
 
-    /// Spec §7.2: pending `waitForAuth` subscriptions go out before `authStateChange`;
+    /// Protocol.md §9: pending `waitForAuth` subscriptions go out before `authStateChange`;
     /// `authenticated` is reported on every acceptance, renewals included.
     mutating func becomeAuthenticated(signedToken: String, byHandshake: Bool = false) {
         let decoded = JWT.decodePayload(signedToken)

@@ -1,7 +1,7 @@
 extension ClientSession {
     // MARK: Public channel commands
 
-    /// Subscribes to `channel` (spec §6.6): it becomes pending, and `#subscribe` (always an
+    /// Subscribes to `channel` (Protocol.md §8): it becomes pending, and `#subscribe` (always an
     /// invoke) goes out when open, authenticated if `waitForAuth`, and nothing is in flight for
     /// it. Subscribing again replaces the options and sends nothing.
     public mutating func subscribe(_ channel: String, options: SubscriptionOptions = SubscriptionOptions(),
@@ -26,7 +26,7 @@ extension ClientSession {
     }
 
     /// Unsubscribes locally at once and, when open, sends `#unsubscribe` as a transmit with the
-    /// bare channel name (spec §6.2). An in-flight subscribe answer is then ignored.
+    /// bare channel name (Protocol.md §8). An in-flight subscribe answer is then ignored.
     public mutating func unsubscribe(_ channel: String, now: MonotonicInstant) {
         guard removeChannel(channel) else { return }
         if state == .open {
@@ -142,19 +142,5 @@ extension ClientSession {
         guard channels.channel(name) != nil else { return }
         emit(.kickedOut(channel: name, message: message))
         removeChannel(name)
-    }
-}
-
-extension JSONValue {
-    /// JavaScript truthiness, used where the JS client sends a field only if truthy.
-    var isTruthy: Bool {
-        switch self {
-        case .null: return false
-        case .bool(let value): return value
-        case .int(let value): return value != 0
-        case .double(let value): return value != 0 && !value.isNaN
-        case .string(let value): return !value.isEmpty
-        case .array, .object: return true
-        }
     }
 }

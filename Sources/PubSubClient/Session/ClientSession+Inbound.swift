@@ -1,7 +1,7 @@
 extension ClientSession {
-    /// One text frame that is not a ping of our protocol version (spec §2.1, §2.2, §2.5).
+    /// One text frame that is not a ping of our protocol version (Protocol.md §2, §3).
     mutating func receiveFrame(_ text: String, now: MonotonicInstant) {
-        switch WireCodec.classify(text) {
+        switch InboundFrame(text: text) {
         case .packets(let packets):
             for packet in packets {
                 // A packet may close the connection (handshake rejection); the rest of the
@@ -12,7 +12,7 @@ extension ClientSession {
         case .raw(let raw):
             emit(.raw(.text(raw)))
         case .ping, .pong:
-            // A ping of the other protocol version, or a pong: not ours to answer (spec §2.4).
+            // A ping of the other protocol version, or a pong: not ours to answer (Protocol.md §3).
             emit(.raw(.text(text)))
         }
     }
@@ -47,19 +47,22 @@ extension ClientSession {
     mutating func handleHandshakeResponse(_ result: Result<JSONValue?, RemoteError>, now: MonotonicInstant) {
         switch result {
         case .failure(let error):
-            let code = error.fields["statusCode"]?.intValue.flatMap { UInt16(exactly: $0) } ?? 4003
+            let code = error.fields["statusCode"]?.intValue.flatMap { UInt16(exactly: $0) } ?? SocketClusterCloseCode.handshakeFailed.rawValue
             rejectHandshake(.handshakeRejected(error, code: code), code: code,
                             reason: "\(error.name): \(error.message)", now: now)
         case .success(let data):
-            let data = data ?? .null
-            let pingTimeout = data["pingTimeout"]?.intValue ?? configuration.connectTimeout.wholeMilliseconds
-            let authError = data["authError"].flatMap { $0.isNull ? nil : WireCodec.hydrate($0) }
-            let info = HandshakeInfo(id: data["id"]?.stringValue ?? "",
-                                     pingTimeout: pingTimeout,
-                                     isAuthenticated: data["isAuthenticated"]?.boolValue ?? false,
-                                     authError: authError)
+            let response: HandshakeResponse
+            do throws(MalformedResponseError) {
+                response = try HandshakeResponse(parsing: data)
+            } catch {
+                rejectHandshake(.invalidResponse(event: BuiltInEvent.handshake, detail: error.message),
+                                code: SocketClusterCloseCode.handshakeFailed.rawValue,
+                                reason: "InvalidResponseError: \(error.message)", now: now)
+                return
+            }
+            let info = response
             guard case .connecting(let link) = connection else { return }
-            ping.start(timeout: max(0, pingTimeout), now: now)
+            ping.start(timeout: info.pingTimeout, now: now)
             transition(to: .open(link, info))
             if info.isAuthenticated, let token = link.handshakeToken {
                 becomeAuthenticated(signedToken: token, byHandshake: true)
@@ -110,7 +113,7 @@ extension ClientSession {
                 acceptServerToken(token)
                 send(.response(rid: cid, result: .success(nil)))
             } else {
-                let error = WireCodec.remoteError(name: "InvalidMessageError",
+                let error = RemoteError(name: "InvalidMessageError",
                                                   message: "No token data provided by #setAuthToken event")
                 send(.response(rid: cid, result: .failure(error)))
             }

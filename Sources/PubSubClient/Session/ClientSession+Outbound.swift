@@ -46,7 +46,7 @@ extension ClientSession {
         }
     }
 
-    // MARK: Batching (spec §2.5)
+    // MARK: Batching (Protocol.md §2)
 
     /// From now on packets (responses included, pongs and `#handshake` excluded) are collected
     /// until `flushBatch()` or `cancelBatch()`.
@@ -58,7 +58,7 @@ extension ClientSession {
     public mutating func flushBatch() {
         guard let packets = batch?.packets else { return }
         batch = nil
-        if !packets.isEmpty { actions.append(.sendText("[" + packets.joined(separator: ",") + "]")) }
+        if !packets.isEmpty { actions.append(.sendText(Packet.batchFrame(packets))) }
     }
 
     /// Discards the collected packets and stops batching. Invokes among them complete with
@@ -87,7 +87,7 @@ extension ClientSession {
             write(item, deadline: deadline)
             return
         }
-        let bytes = WireCodec.serialize(packet(for: item, cid: 0)).utf8.count
+        let bytes = packet(for: item, cid: 0).serialized().utf8.count
         try outbound.enqueue(OutboundQueue.Entry(item: item, deadline: deadline, bytes: bytes))
         if state == .closed { startConnecting(now: now) }
     }

@@ -113,7 +113,7 @@ public struct ClientSession: Sendable {
         closeLocally(code: code, reason: reason, allowReconnect: false, now: now)
     }
 
-    /// `disconnect(code:reason:)` then `connect` (spec §9.4).
+    /// `disconnect(code:reason:)` then `connect` (Protocol.md §11).
     public mutating func reconnect(code: UInt16 = 1000, reason: String = "", now: MonotonicInstant) {
         if case .closed = connection {
             connection = .closed(reconnectAt: nil)
@@ -165,7 +165,7 @@ public struct ClientSession: Sendable {
         receiveFrame(text, now: now)
     }
 
-    /// A binary frame arrived on transport `id`; surfaced as a raw message (spec §1.4).
+    /// A binary frame arrived on transport `id`; surfaced as a raw message (Protocol.md §1).
     public mutating func transportReceived(binary: [UInt8], from id: TransportID, now: MonotonicInstant) {
         guard isCurrentAndOpen(id) else { return }
         emit(.raw(.binary(Data(binary))))
@@ -234,7 +234,7 @@ public struct ClientSession: Sendable {
 
     /// Writes one packet now: into the batch when batching (and `batchable`), else as a frame.
     mutating func send(_ packet: Packet, batchable: Bool = true) {
-        let text = WireCodec.serialize(packet)
+        let text = packet.serialized()
         if batchable, batch != nil {
             batch?.packets.append(text)
             if case .invoke(_, _, let cid) = packet { batch?.cids.append(cid) }
@@ -251,13 +251,14 @@ public struct ClientSession: Sendable {
         handleClose(code: code, reason: reason, allowReconnect: allowReconnect, keepQueue: keepQueue, now: now)
     }
 
-    /// The close sequence of spec §9.1, in the JS order.
+    /// The close sequence of Protocol.md §11, in the JS order.
     mutating func handleClose(code: UInt16, reason: String, error: TransportFailure? = nil, allowReconnect: Bool,
                               keepQueue: Bool, now: MonotonicInstant) {
         guard connection.link != nil else { return }
         let wasOpen = connection.state == .open
         let kind: BadConnectionKind = wasOpen ? .disconnect : .connectAbort
-        let reportedReason = reason.isEmpty ? (SocketClusterCloseCode(code).standardText ?? "") : reason
+        let closeCode = SocketClusterCloseCode(code)
+        let reportedReason = closeCode.reportedReason(reason) ?? ""
         ping.stop()
         batch = nil
 
@@ -280,16 +281,16 @@ public struct ClientSession: Sendable {
         emit(wasOpen ? .disconnected(code: code, reason: reportedReason, error: error)
                      : .connectAbort(code: code, reason: reportedReason, error: error))
         emit(.closed(code: code, reason: reportedReason, error: error))
-        if code != 1000 && code != 1001 {
+        if closeCode.isError {
             emit(.error(.socketProtocol(code: code, reason: reportedReason)))
         }
 
-        let policyClass = ReconnectPolicy.closeClass(of: code)
+        let rule = closeCode.reconnect
         let attemptsLeft = configuration.maxReconnectAttempts.map { connectAttempts < $0 } ?? true
-        if allowReconnect && configuration.autoReconnect && policyClass != .never && attemptsLeft {
+        if allowReconnect && configuration.autoReconnect && rule != .never && attemptsLeft {
             let exponent = connectAttempts
             connectAttempts += 1
-            let delay = configuration.reconnectPolicy.delay(exponent: exponent, immediate: policyClass == .immediate,
+            let delay = configuration.reconnectPolicy.delay(exponent: exponent, immediate: rule == .immediately,
                                                             random: configuration.random())
             connection = .closed(reconnectAt: now + .milliseconds(delay))
             emit(.reconnectScheduled(delay: delay, attempt: connectAttempts))
@@ -317,18 +318,18 @@ public struct ClientSession: Sendable {
         while let deadline = nextDeadline, deadline <= now, rounds < 16 {
             rounds += 1
             if let openDeadline = connection.link?.openDeadline, openDeadline <= now {
-                closeLocally(code: 4007, reason: "", allowReconnect: true, now: now)
+                closeLocally(code: SocketClusterCloseCode.connectTimedOut.rawValue, reason: "", allowReconnect: true, now: now)
                 continue
             }
             if ping.hasExpired(now: now) {
                 ping.stop()
-                closeLocally(code: 4000, reason: "", allowReconnect: true, now: now)
+                closeLocally(code: SocketClusterCloseCode.serverPingTimedOut.rawValue, reason: "", allowReconnect: true, now: now)
                 continue
             }
             for call in acks.expire(now: now) {
                 switch call.purpose {
                 case .handshake:
-                    rejectHandshake(.timeout(event: BuiltInEvent.handshake), code: 4003,
+                    rejectHandshake(.timeout(event: BuiltInEvent.handshake), code: SocketClusterCloseCode.handshakeFailed.rawValue,
                                     reason: "TimeoutError: Event response for #handshake event timed out", now: now)
                 case .user(let id), .authenticate(let id, _):
                     complete(id, .failure(.timeout(event: call.event)))

@@ -1,4 +1,4 @@
-/// Client connection state (spec §3.1). `open` means the SocketCluster handshake completed,
+/// Client connection state (Protocol.md §4). `open` means the SocketCluster handshake completed,
 /// not merely that the WebSocket is open.
 public enum ConnectionState: String, Sendable, Hashable {
     case closed

@@ -1,19 +1,3 @@
-/// What the server said in its handshake response, reported with the `connected` event.
-public struct HandshakeInfo: Sendable, Equatable {
-    /// Server-assigned socket id; new on every connection.
-    public var id: String
-    /// Server ping timeout in milliseconds; the client's own ping timer uses it.
-    public var pingTimeout: Int64
-    /// Whether the token sent in the handshake was accepted.
-    public var isAuthenticated: Bool
-    /// Why the token sent in the handshake was rejected, when it was.
-    public var authError: RemoteError?
-
-    /// The handshake fields as reported.
-    public init(id: String, pingTimeout: Int64, isAuthenticated: Bool, authError: RemoteError?) {
-        self.id = id
-        self.pingTimeout = pingTimeout
-        self.isAuthenticated = isAuthenticated
-        self.authError = authError
-    }
-}
+/// What the server said in its handshake response, reported with the `connected` event: the
+/// protocol's own `HandshakeResponse` (socket id, ping timeout in milliseconds, auth verdict).
+public typealias HandshakeInfo = HandshakeResponse

@@ -1,4 +1,4 @@
-/// Packets made while the connection is not open (spec §3.7, issue 6): kept in FIFO order,
+/// Packets made while the connection is not open (Protocol.md §5): kept in FIFO order,
 /// bounded in count and bytes, each with the deadline of its ack timeout counted from when the
 /// call was made. Flushed after the handshake, after the pending `#subscribe`s.
 struct OutboundQueue: Sendable {

@@ -1,4 +1,4 @@
-/// The client's liveness timer (spec §8): restarted by every server ping; before the handshake it
+/// The client's liveness timer (Protocol.md §10): restarted by every server ping; before the handshake it
 /// runs for `connectTimeout`, afterwards for the server's `pingTimeout`. When it fires the
 /// client closes with 4000. The client never pings on its own.
 struct PingMonitor: Sendable {

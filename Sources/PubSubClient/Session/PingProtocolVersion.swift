@@ -1,17 +1,19 @@
-/// Which server ping the client answers (spec §2.4).
+/// Which server pings the client answers: one protocol version's (see
+/// `SocketClusterProtocolVersion` for the texts), or both.
 public enum PingProtocolVersion: Sendable, Hashable {
-    /// socketcluster-server ≤ 14 (or `protocolVersion: 1`): `#1` answered with `#2`.
+    /// socketcluster-server ≤ 14 (or `protocolVersion: 1`).
     case v1
-    /// socketcluster-server 15–19 default: empty frame answered with an empty frame.
+    /// socketcluster-server 15–19 default.
     case v2
-    /// Answers both kinds. Safe because neither string can be a JSON packet.
+    /// Answers both kinds. Safe because neither ping text can be a JSON packet.
     case automatic
 
     func pong(for text: String) -> String? {
-        switch (self, text) {
-        case (.v2, ""), (.automatic, ""): return ""
-        case (.v1, "#1"), (.automatic, "#1"): return "#2"
-        default: return nil
+        switch self {
+        case .v1: return SocketClusterProtocolVersion.v1.pong(answering: text)
+        case .v2: return SocketClusterProtocolVersion.v2.pong(answering: text)
+        case .automatic:
+            return SocketClusterProtocolVersion.v2.pong(answering: text) ?? SocketClusterProtocolVersion.v1.pong(answering: text)
         }
     }
 }

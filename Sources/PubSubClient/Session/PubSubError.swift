@@ -1,4 +1,4 @@
-/// Whether a connection ended while it was still connecting or after it had opened (spec §9.1).
+/// Whether a connection ended while it was still connecting or after it had opened (Protocol.md §11).
 public enum BadConnectionKind: String, Sendable, Hashable {
     /// Closed before the handshake completed.
     case connectAbort
@@ -88,9 +88,7 @@ public enum PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
             return "Event \(event) was dropped: it could not be sent within its ack timeout"
         case .batchCancelled(let event): return "Event \(event) was discarded by cancelBatch()"
         case .handshakeRejected(let error, let code): return "Handshake rejected with code \(code): \(error.name): \(error.message)"
-        case .socketProtocol(let code, let reason):
-            if let text = SocketClusterCloseCode(code).standardText, reason.isEmpty || reason == text { return text }
-            return "Socket connection closed with status code \(code)" + (reason.isEmpty ? "" : " and reason: \(reason)")
+        case .socketProtocol(let code, let reason): return SocketClusterCloseCode(code).errorMessage(reason: reason)
         case .invalidResponse(let event, let detail): return "Invalid response to \(event): \(detail)"
         case .malformedPacket(let detail): return "Malformed packet dropped: \(detail)"
         case .alreadyResponded(let id): return "The \(id) was already answered"

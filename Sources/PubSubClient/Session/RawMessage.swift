@@ -1,6 +1,6 @@
 import Foundation
 
-/// An inbound frame (or batch element) that is not a SocketCluster packet (spec §2.2 rule 3).
+/// An inbound frame (or batch element) that is not a SocketCluster packet (Protocol.md §2).
 public enum RawMessage: Sendable, Equatable {
     /// A text frame that is not JSON, or not a packet, kept verbatim.
     case text(String)

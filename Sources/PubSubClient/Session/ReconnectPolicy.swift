@@ -1,17 +1,8 @@
 import Foundation
 
-/// The JS client's auto-reconnect algorithm (spec §9.3) and close-code rule (spec §9.2).
+/// The JS client's auto-reconnect delays (which close codes reconnect at all is
+/// `SocketClusterCloseCode.reconnect`).
 public struct ReconnectPolicy: Sendable, Hashable {
-    /// How a close code affects reconnection.
-    public enum CloseClass: Sendable, Hashable {
-        /// 4000, 4001, 1005: the first retry happens at once.
-        case immediate
-        /// Any other code below 4500 except 1000: exponential back-off.
-        case backoff
-        /// 1000 and 4500...: stay closed.
-        case never
-    }
-
     /// Base delay before the first back-off retry (JS default 10 s).
     public var initialDelay: Duration
     /// Up to this much random delay added to `initialDelay` (JS default 10 s).
@@ -28,16 +19,6 @@ public struct ReconnectPolicy: Sendable, Hashable {
         self.randomness = randomness
         self.multiplier = multiplier
         self.maxDelay = maxDelay
-    }
-
-    /// The reconnect class of a close code.
-    public static func closeClass(of code: UInt16) -> CloseClass {
-        switch code {
-        case 4000, 4001, 1005: return .immediate
-        case 1000: return .never
-        case 4500...: return .never
-        default: return .backoff
-        }
     }
 
     /// The delay in milliseconds before retry number `exponent` (0 for the first retry after a

@@ -1,5 +1,5 @@
-/// Where to connect, as the JS client's discrete options (spec §1.2) or a full URL. Also
-/// yields the default auth-token storage key (spec §7.6), derived from host and port.
+/// Where to connect, as the JS client's discrete options (Protocol.md §1) or a full URL. Also
+/// yields the default auth-token storage key (Protocol.md §9), derived from host and port.
 public struct ServerAddress: Sendable, Hashable {
     /// One query parameter; repeated names are allowed and kept in order.
     public struct QueryItem: Sendable, Hashable {

@@ -10,7 +10,7 @@ public enum SessionAction: Sendable, Equatable {
     case closeTransport(id: TransportID, code: UInt16, reason: String)
     /// Complete a call made with `invoke`/`publish(ack)`/`subscribe(ack)`/`authenticate`.
     case complete(CallID, Result<JSONValue?, PubSubError>)
-    /// Persist the auth token under `name` (spec §7.6).
+    /// Persist the auth token under `name` (Protocol.md §9).
     case saveToken(name: String, token: String)
     /// Delete the auth token stored under `name`.
     case removeToken(name: String)

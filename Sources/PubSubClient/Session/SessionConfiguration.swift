@@ -1,4 +1,4 @@
-/// Options of one client session. Defaults are the JS client's (spec §10.1) unless noted.
+/// Options of one client session. Defaults are the JS client's (socketcluster-client's defaults) unless noted.
 public struct SessionConfiguration: Sendable {
     /// Where to connect.
     public var address: ServerAddress
@@ -19,9 +19,9 @@ public struct SessionConfiguration: Sendable {
     public var reconnectPolicy: ReconnectPolicy
     /// Give up after this many consecutive failed attempts; nil retries forever (JS behaviour).
     public var maxReconnectAttempts: Int?
-    /// Prepended to channel names on the wire and stripped from inbound ones (spec §6.8).
+    /// Prepended to channel names on the wire and stripped from inbound ones (Protocol.md §8).
     public var channelPrefix: String?
-    /// Key of the auth token in the token store. Default: the JS ≥ 18.2 rule (spec §7.6).
+    /// Key of the auth token in the token store. Default: the JS ≥ 18.2 rule (Protocol.md §9).
     public var authTokenName: String
     /// Most calls kept in the outbound queue while not connected. Default 1000.
     public var maxQueuedMessages: Int

@@ -1,4 +1,4 @@
-/// Something the application is told about: connection, messages, channels, auth (spec §10.4).
+/// Something the application is told about: connection, messages, channels, auth (socketcluster-client's emitted events).
 public enum SessionEvent: Sendable, Equatable {
     /// The connection state changed.
     case stateChanged(old: ConnectionState, new: ConnectionState)

@@ -1,4 +1,4 @@
-/// Options of one channel subscription (spec §6.1, §6.6).
+/// Options of one channel subscription (Protocol.md §8).
 public struct SubscriptionOptions: Sendable, Hashable {
     /// Send `#subscribe` only while the client is authenticated (a client-side gate).
     public var waitForAuth: Bool
@@ -15,7 +15,7 @@ public struct SubscriptionOptions: Sendable, Hashable {
     }
 }
 
-/// Channel states of spec §6.6. A channel the client does not track is `unsubscribed`.
+/// Channel states of Protocol.md §8. A channel the client does not track is `unsubscribed`.
 public enum ChannelState: String, Sendable, Hashable {
     case pending
     case subscribed

@@ -54,18 +54,6 @@ public final class WebSocket: Sendable {
         self.connection = connection
     }
 
-    /// Server role on any accepted transport, run on `queue`; call `startAccepted()` next.
-    convenience init(accepted transport: any Transport, configuration: WebSocketConfiguration, queue: DispatchQueue,
-                     highWaterMark: Int, pingTimeout: Duration) {
-        self.init(accepted: WebSocketConnection(accepted: transport, configuration: configuration, queue: queue,
-                                                highWaterMark: highWaterMark, pingTimeout: pingTimeout))
-    }
-
-    /// Server role: starts reading the upgrade request.
-    func startAccepted() {
-        connection.start()
-    }
-
     deinit {
         connection.ownerReleased()
     }

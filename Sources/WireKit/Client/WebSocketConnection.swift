@@ -92,9 +92,8 @@ final class WebSocketConnection: @unchecked Sendable {
         self.pingTimeout = pingTimeout
         (messages, messageSink) = AsyncStream.makeStream(of: WebSocketMessage.self)
         makeDriver = nil
-        let driver = WebSocketConnectionDriver(machine: WebSocketStateMachine(server: configuration), transport: transport, queue: queue)
-        driver.acceptRequest = acceptRequest
-        self.driver = driver
+        let machine = WebSocketStateMachine(server: configuration, acceptRequest: acceptRequest)
+        self.driver = WebSocketConnectionDriver(machine: machine, transport: transport, queue: queue)
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
 
@@ -346,7 +345,7 @@ final class WebSocketConnection: @unchecked Sendable {
         case .pingCompleted(let id):
             pingWaiters.removeValue(forKey: id)?.resume(returning: .success(()))
         case .pingTimedOut(let id):
-            pingWaiters.removeValue(forKey: id)?.resume(returning: .failure(.timedOut("no pong within \(pingTimeout)")))
+            pingWaiters.removeValue(forKey: id)?.resume(returning: .failure(.timedOut(.pong(limit: pingTimeout))))
         case .closed(let info):
             deliverClosed(info)
         }

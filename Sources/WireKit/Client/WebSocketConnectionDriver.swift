@@ -33,16 +33,6 @@ package final class WebSocketConnectionDriver: @unchecked Sendable {
     /// batch of events rather than once per event.
     var onPumpFinished: () -> Void = {}
 
-    /// Server role: looks at the upgrade request before the machine answers it; `nil` lets it
-    /// through, an HTTP status refuses it with that status. Set before `start`.
-    var acceptRequest: (@Sendable (HTTPRequestHead) -> Int?)? {
-        didSet { requestParser = acceptRequest == nil ? nil : HTTPHeadParser(maxSize: machine.configuration.maxHandshakeHeadSize) }
-    }
-    /// Gathers the request head for `acceptRequest`; `nil` once decided.
-    private var requestParser: HTTPHeadParser?
-    /// The bytes received while the request head is gathered, replayed into the machine.
-    private var requestBytes: [UInt8] = []
-
     init(machine: WebSocketStateMachine, transport: any Transport, queue: DispatchQueue) {
         self.machine = machine
         self.transport = transport
@@ -111,11 +101,7 @@ package final class WebSocketConnectionDriver: @unchecked Sendable {
         case .connected:
             machine.start(now: Self.now())
         case .received(let bytes):
-            if requestParser != nil {
-                screenRequest(bytes)
-            } else {
-                machine.receive(bytes, now: Self.now())
-            }
+            machine.receive(bytes, now: Self.now())
         case .writable:
             onWritable()
         case .inputClosed:
@@ -128,33 +114,6 @@ package final class WebSocketConnectionDriver: @unchecked Sendable {
         }
         pump()
         if case .closed = event { onWritable() }
-    }
-
-    /// Gathers the upgrade request for `acceptRequest`, then refuses it or hands every byte
-    /// so far to the machine (which validates and answers it as usual).
-    private func screenRequest(_ bytes: UnsafeRawBufferPointer) {
-        guard var parser = requestParser else { return }
-        requestBytes.append(contentsOf: bytes)
-        var refusal: Int?
-        do {
-            guard try parser.append(bytes) != nil else {
-                requestParser = parser
-                return
-            }
-            refusal = acceptRequest?(try parser.requestHead())
-        } catch {
-            // A malformed head: the machine answers 400 for it.
-        }
-        requestParser = nil
-        let received = requestBytes
-        requestBytes = []
-        if let status = refusal {
-            let reason = "the server refused this request"
-            transport.write(ServerHandshake.rejectionBytes(status: status, reason: reason))
-            machine.transportClosed(error: .invalidUpgradeRequest(status: status, reason: reason), now: Self.now())
-        } else {
-            received.withUnsafeBytes { machine.receive($0, now: Self.now()) }
-        }
     }
 
     /// How a transport failure reads to a WebSocket user.

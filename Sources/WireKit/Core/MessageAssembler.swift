@@ -43,11 +43,11 @@ struct MessageAssembler: Sendable {
         switch header.opcode {
         case .continuation:
             guard messageOpcode != nil else {
-                throw .protocolViolation("continuation frame without a message to continue")
+                throw .protocolViolation(.continuationWithoutMessage)
             }
         default:
             if let messageOpcode {
-                throw .protocolViolation("new \(header.opcode) frame while a fragmented \(messageOpcode) message is unfinished")
+                throw .protocolViolation(.interleavedDataFrame(opcode: header.opcode, unfinished: messageOpcode))
             }
             messageOpcode = header.opcode
             validator.reset()

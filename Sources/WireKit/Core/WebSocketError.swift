@@ -13,8 +13,9 @@ public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible, 
     /// Name resolution, connecting or the byte stream failed (unknown host, refused,
     /// unreachable, connect timeout, reset); the transport's typed error says which.
     case transport(TransportError)
-    /// Something took too long; the string names what (connect, handshake, close, keepalive).
-    case timedOut(String)
+    /// One of WireKit's timers ran out (opening or closing handshake, keepalive, a ping's pong).
+    /// A TCP connect that takes too long is `.transport(.connectTimedOut)`.
+    case timedOut(WebSocketTimeout)
     /// The TLS layer failed (untrusted or expired certificate, wrong host, pin mismatch,
     /// handshake, no TLS library); the typed error says which.
     case tls(TLSError)
@@ -26,8 +27,8 @@ public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible, 
     case invalidHandshakeResponse(String)
     /// Server role: the client's upgrade request is invalid; `status` is what was answered (400 or 426).
     case invalidUpgradeRequest(status: Int, reason: String)
-    /// The peer broke RFC 6455 (close code 1002).
-    case protocolViolation(String)
+    /// The peer broke RFC 6455 (close code 1002); the reason says how.
+    case protocolViolation(WebSocketProtocolViolation)
     /// The peer sent invalid UTF-8 in a text message or close reason (close code 1007).
     case invalidUTF8(String)
     /// A frame or message exceeds the configured limit (close code 1009). Sizes in bytes.

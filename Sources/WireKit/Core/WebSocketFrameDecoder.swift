@@ -105,7 +105,7 @@ public struct WebSocketFrameDecoder: Sendable {
                 return header
             }
             if headerBytes.count == 3 && length >= 10 && headerBytes[2] & 0x80 != 0 {
-                throw .protocolViolation("64-bit payload length with the most significant bit set")
+                throw .protocolViolation(.payloadLengthHighBitSet)
             }
         }
         return nil
@@ -116,20 +116,20 @@ public struct WebSocketFrameDecoder: Sendable {
     private func checkFirstTwoBytes(_ b0: UInt8, _ b1: UInt8) throws(WebSocketError) -> Int {
         let rsv = (b0 >> 4) & 0x7
         if rsv & ~allowedReservedBits != 0 {
-            throw .protocolViolation("reserved bits \(String(rsv, radix: 2)) set without a negotiated extension")
+            throw .protocolViolation(.reservedBitsSet(rsv))
         }
         guard let opcode = WebSocketOpcode(rawValue: b0 & 0x0F) else {
-            throw .protocolViolation("reserved opcode 0x\(String(b0 & 0x0F, radix: 16))")
+            throw .protocolViolation(.reservedOpcode(b0 & 0x0F))
         }
         let length7 = b1 & 0x7F
         if opcode.isControl {
-            if b0 & 0x80 == 0 { throw .protocolViolation("fragmented \(opcode) frame") }
-            if length7 > 125 { throw .protocolViolation("\(opcode) frame payload over 125 bytes") }
+            if b0 & 0x80 == 0 { throw .protocolViolation(.fragmentedControlFrame(opcode)) }
+            if length7 > 125 { throw .protocolViolation(.controlFrameTooLong(opcode)) }
         }
         let masked = b1 & 0x80 != 0
         switch maskRequirement {
-        case .masked where !masked: throw .protocolViolation("unmasked frame from a client")
-        case .unmasked where masked: throw .protocolViolation("masked frame from a server")
+        case .masked where !masked: throw .protocolViolation(.unmaskedFrameFromClient)
+        case .unmasked where masked: throw .protocolViolation(.maskedFrameFromServer)
         default: break
         }
         let extended = length7 == 126 ? 2 : (length7 == 127 ? 8 : 0)
@@ -150,7 +150,7 @@ public struct WebSocketFrameDecoder: Sendable {
             length = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 2, as: UInt64.self))
             cursor = 10
             if length & (1 << 63) != 0 {
-                throw .protocolViolation("64-bit payload length with the most significant bit set")
+                throw .protocolViolation(.payloadLengthHighBitSet)
             }
         } else {
             length = UInt64(length7)

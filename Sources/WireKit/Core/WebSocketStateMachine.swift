@@ -55,6 +55,8 @@ public struct WebSocketStateMachine: Sendable {
     public let configuration: WebSocketConfiguration
     /// Client role: the handshake this connection sends.
     public let clientHandshake: ClientHandshake?
+    /// Server role: screens the upgrade request before it is validated; a status refuses it.
+    private let acceptRequest: (@Sendable (HTTPRequestHead) -> Int?)?
 
     private var state: State
     private var headParser: HTTPHeadParser
@@ -94,17 +96,22 @@ public struct WebSocketStateMachine: Sendable {
         role = .client
         self.configuration = configuration
         clientHandshake = handshake
+        acceptRequest = nil
         state = .idle
         headParser = HTTPHeadParser(maxSize: configuration.maxHandshakeHeadSize)
         decoder = WebSocketFrameDecoder(maxFrameSize: configuration.maxFrameSize, maskRequirement: .unmasked)
         assembler = MessageAssembler(maxMessageSize: configuration.maxMessageSize)
     }
 
-    /// A server connection that waits for the client's upgrade request.
-    public init(server configuration: WebSocketConfiguration = WebSocketConfiguration()) {
+    /// A server connection that waits for the client's upgrade request. `acceptRequest` sees
+    /// the request head first: `nil` lets it through to validation, an HTTP status refuses it
+    /// with that status (the connection then closes with `.invalidUpgradeRequest`).
+    public init(server configuration: WebSocketConfiguration = WebSocketConfiguration(),
+                acceptRequest: (@Sendable (HTTPRequestHead) -> Int?)? = nil) {
         role = .server
         self.configuration = configuration
         clientHandshake = nil
+        self.acceptRequest = acceptRequest
         state = .awaitingRequest
         headParser = HTTPHeadParser(maxSize: configuration.maxHandshakeHeadSize)
         decoder = WebSocketFrameDecoder(maxFrameSize: configuration.maxFrameSize, maskRequirement: .masked)
@@ -277,7 +284,7 @@ public struct WebSocketStateMachine: Sendable {
             case .readingRejectionBody(let status, let headers, let body, _):
                 finishRejection(status: status, headers: headers, body: body)
             case .idle, .awaitingResponse, .awaitingRequest:
-                fail(.timedOut("the opening handshake took longer than \(configuration.handshakeTimeout.map { "\($0)" } ?? "")"), now: now)
+                fail(.timedOut(.handshake(limit: configuration.handshakeTimeout ?? .zero)), now: now)
             default:
                 break
             }
@@ -286,7 +293,7 @@ public struct WebSocketStateMachine: Sendable {
             closeDeadline = nil
             if case .closeSent = state {
                 finish(WebSocketCloseInfo(code: .abnormalClosure, reason: "", wasClean: false,
-                                          error: .timedOut("no close frame from the peer within \(configuration.closeTimeout)")))
+                                          error: .timedOut(.closingHandshake(limit: configuration.closeTimeout))))
             }
             wantsTransportClosed = true
         }
@@ -306,7 +313,7 @@ public struct WebSocketStateMachine: Sendable {
                 if deadline <= now {
                     keepaliveDeadline = nil
                     finish(WebSocketCloseInfo(code: .abnormalClosure, reason: "", wasClean: false,
-                                              error: .timedOut("keepalive: nothing received within \(keepalive.timeout) of a ping")))
+                                              error: .timedOut(.keepalive(limit: keepalive.timeout))))
                     wantsTransportClosed = true
                 }
             } else if lastReceive + keepalive.interval <= now {
@@ -438,7 +445,9 @@ public struct WebSocketStateMachine: Sendable {
         guard let used else { return }
         let handshake: ServerHandshake
         do {
-            handshake = try ServerHandshake(validating: try headParser.requestHead(), supportedSubprotocols: configuration.subprotocols)
+            let head = try headParser.requestHead()
+            if let status = acceptRequest?(head) { return reject(status: status, reason: "the server refused this request") }
+            handshake = try ServerHandshake(validating: head, supportedSubprotocols: configuration.subprotocols)
         } catch let error as HTTPHeadParser.ParseError {
             return reject(status: 400, reason: error.message)
         } catch let WebSocketError.invalidUpgradeRequest(status, reason) {
@@ -543,12 +552,12 @@ public struct WebSocketStateMachine: Sendable {
         var code = WebSocketCloseCode.noStatusReceived
         var reason = ""
         if controlPayload.count == 1 {
-            return fail(.protocolViolation("close frame with a 1-byte payload"), now: now)
+            return fail(.protocolViolation(.oneByteClosePayload), now: now)
         }
         if controlPayload.count >= 2 {
             code = WebSocketCloseCode(UInt16(controlPayload[0]) << 8 | UInt16(controlPayload[1]))
             guard code.isValidOnWire else {
-                return fail(.protocolViolation("invalid close code \(code.rawValue)"), now: now)
+                return fail(.protocolViolation(.invalidCloseCode(code.rawValue)), now: now)
             }
             let valid = controlPayload.withUnsafeBytes { UTF8Validator.isValid(UnsafeRawBufferPointer(rebasing: $0[2...])) }
             guard valid else { return fail(.invalidUTF8("close reason is not valid UTF-8"), now: now) }
@@ -617,7 +626,8 @@ public struct WebSocketStateMachine: Sendable {
 
     private static func shortReason(_ error: WebSocketError) -> String {
         switch error {
-        case .protocolViolation(let why), .invalidUTF8(let why): why
+        case .protocolViolation(let violation): violation.description
+        case .invalidUTF8(let why): why
         case .messageTooBig: "message too big"
         default: ""
         }

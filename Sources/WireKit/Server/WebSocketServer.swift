@@ -54,7 +54,13 @@ public final class WebSocketServer: @unchecked Sendable {
                 throw .tls(error)
             }
             let handshakeTimeout = options.handshakeTimeout.wireKitSeconds
+            #if canImport(Network) && !canImport(Glibc)
+            options.acceptedTransport = { tcp in
+                NetworkTLSTransport(server: tcp, identity: identity, handshakeTimeout: handshakeTimeout)
+            }
+            #else
             options.acceptedTransport = { tcp in TLSTransport(server: tcp, identity: identity, handshakeTimeout: handshakeTimeout) }
+            #endif
         }
         let listener: TCPListener
         do {

@@ -14,7 +14,7 @@ import Security
 ///
 /// `@unchecked Sendable`: all mutable state is confined to the serial queue passed to `start`
 /// (the verify block records its verdict through that queue too).
-public final class TLSTransport: Transport, @unchecked Sendable {
+public final class NetworkTLSTransport: Transport, @unchecked Sendable {
     private let host: String
     private let port: Int
     private let connectTimeout: Double

@@ -9,9 +9,15 @@ extension WebSocketTransportFactory {
             guard url.isSecure else {
                 return TCPTransport(host: url.host, port: url.port, connectTimeout: connectTimeout.wireKitSeconds)
             }
+            #if canImport(Network) && !canImport(Glibc)
+            return NetworkTLSTransport(
+                host: url.host, port: url.port, connectTimeout: connectTimeout.wireKitSeconds,
+                handshakeTimeout: handshakeTimeout.wireKitSeconds, configuration: configuration)
+            #else
             return TLSTransport(
                 host: url.host, port: url.port, connectTimeout: connectTimeout.wireKitSeconds,
                 handshakeTimeout: handshakeTimeout.wireKitSeconds, configuration: configuration)
+            #endif
         }
     }
 }

@@ -105,8 +105,8 @@ public final class TCPTransport: Transport, @unchecked Sendable {
     deinit {
         // Sources retain the transport until cancelled, so a live socket cannot get here;
         // an accepted socket that was never started is closed here.
-        if fd >= 0, closer == nil { _ = Glibc_close(fd) }
-        if writeFD >= 0, writeCloser == nil { _ = Glibc_close(writeFD) }
+        if fd >= 0, closer == nil { _ = systemClose(fd) }
+        if writeFD >= 0, writeCloser == nil { _ = systemClose(writeFD) }
     }
 
     // MARK: Transport
@@ -140,7 +140,7 @@ public final class TCPTransport: Transport, @unchecked Sendable {
                 guard let base = raw.baseAddress else { return 0 }
                 var done = 0
                 while done < raw.count {
-                    let n = Glibc_send(fd, base + done, raw.count - done, POSIXSocket.sendFlags)
+                    let n = systemSend(fd, base + done, raw.count - done, POSIXSocket.sendFlags)
                     if n > 0 {
                         done += n
                     } else if n < 0 && errno == EINTR {
@@ -181,7 +181,7 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         case .idle:
             // Not started (or `start` not yet run): nothing to tear down but the socket.
             state = .closed
-            if fd >= 0 { _ = Glibc_close(fd); fd = -1 }
+            if fd >= 0 { _ = systemClose(fd); fd = -1 }
         case .resolving, .connecting:
             finish(error: nil)
         case .open:
@@ -243,18 +243,18 @@ public final class TCPTransport: Transport, @unchecked Sendable {
             POSIXSocket.setNoDelay(newFD)
             var rc: Int32 = 0
             repeat {
-                rc = address.withSockAddr { Glibc_connect(newFD, $0, $1) }
+                rc = address.withSockAddr { systemConnect(newFD, $0, $1) }
             } while rc != 0 && errno == EINTR
             let code = rc == 0 ? 0 : errno
             if rc != 0 && code != EINPROGRESS {
                 connectErrors.append(code)
-                _ = Glibc_close(newFD)
+                _ = systemClose(newFD)
                 continue
             }
             fd = newFD
             guard attachWriteDescriptor() else {
                 connectErrors.append(errno)
-                _ = Glibc_close(newFD)
+                _ = systemClose(newFD)
                 fd = -1
                 continue
             }
@@ -345,7 +345,7 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         for _ in 0..<16 {
             guard state == .open || state == .closing, fd >= 0 else { return }
             let readBuffer = ThreadIOBuffers.readBuffer
-            let n = Glibc_read(fd, readBuffer.baseAddress, readBuffer.count)
+            let n = systemRead(fd, readBuffer.baseAddress, readBuffer.count)
             if n > 0 {
                 if state == .open {
                     handler?(.received(UnsafeRawBufferPointer(rebasing: readBuffer[0..<n])))
@@ -496,8 +496,8 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         writeSource?.cancel()
         readSource = nil
         writeSource = nil
-        if let closer { closer.requestClose() } else { _ = Glibc_close(fd) }
-        if let writeCloser { writeCloser.requestClose() } else if writeFD >= 0 { _ = Glibc_close(writeFD) }
+        if let closer { closer.requestClose() } else { _ = systemClose(fd) }
+        if let writeCloser { writeCloser.requestClose() } else if writeFD >= 0 { _ = systemClose(writeFD) }
         closer = nil
         writeCloser = nil
         fd = -1
@@ -558,12 +558,12 @@ private final class DescriptorCloser: @unchecked Sendable {
     private func closeIfDone() {
         guard closeRequested, liveSources == 0, !closed else { return }
         closed = true
-        _ = Glibc_close(fd)
+        _ = systemClose(fd)
     }
 }
 
 // The C calls whose names clash with this class's methods.
-@inline(__always) private func Glibc_close(_ fd: Int32) -> Int32 {
+@inline(__always) private func systemClose(_ fd: Int32) -> Int32 {
     #if canImport(Glibc)
     return Glibc.close(fd)
     #else
@@ -571,7 +571,7 @@ private final class DescriptorCloser: @unchecked Sendable {
     #endif
 }
 
-@inline(__always) private func Glibc_send(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int, _ flags: Int32) -> Int {
+@inline(__always) private func systemSend(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int, _ flags: Int32) -> Int {
     #if canImport(Glibc)
     return Glibc.send(fd, buffer, count, flags)
     #else
@@ -579,7 +579,7 @@ private final class DescriptorCloser: @unchecked Sendable {
     #endif
 }
 
-@inline(__always) private func Glibc_read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+@inline(__always) private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     #if canImport(Glibc)
     return Glibc.read(fd, buffer, count)
     #else
@@ -587,7 +587,7 @@ private final class DescriptorCloser: @unchecked Sendable {
     #endif
 }
 
-@inline(__always) private func Glibc_connect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+@inline(__always) private func systemConnect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
     #if canImport(Glibc)
     return Glibc.connect(fd, address, length)
     #else

@@ -13,7 +13,7 @@ final class BrokerDriver {
     init(options: BrokerOptions, start: Date = Date(timeIntervalSince1970: 1_795_248_000)) {
         clock = ManualClock(start)
         let clock = self.clock
-        engine = BrokerEngine(options: options, clock: { clock.now })
+        engine = BrokerEngine(options: options, clock: { clock.reading })
         broker = PubSubBroker(engine: engine, listener: nil)
         engine.attach(transport: transport, scheduler: scheduler)
     }

@@ -1,37 +1,31 @@
 import Foundation
 @testable import PubSubBroker
 
-/// Records the broker's deadlines; tests fire them by moving a `ManualClock`.
+/// Records the broker's one timer; tests fire it by moving a `ManualClock`.
 final class ManualDeadlineScheduler: DeadlineScheduler, @unchecked Sendable {
     // Guarded by `lock`.
     private let lock = NSLock()
-    private var entries: [BrokerConnectionID: (deadline: Date, fire: @Sendable () -> Void)] = [:]
+    private var entry: (deadline: MonotonicInstant, fire: @Sendable () -> Void)?
 
-    func schedule(_ connection: BrokerConnectionID, at deadline: Date?, fire: @escaping @Sendable () -> Void) {
-        lock.lock()
-        entries[connection] = deadline.map { ($0, fire) }
-        lock.unlock()
+    func schedule(at deadline: MonotonicInstant?, now: MonotonicInstant, fire: @escaping @Sendable () -> Void) {
+        lock.withLock { entry = deadline.map { ($0, fire) } }
     }
 
-    /// The earliest pending deadline.
-    var nextDeadline: Date? {
-        lock.lock()
-        defer { lock.unlock() }
-        return entries.values.map(\.deadline).min()
+    /// The pending deadline.
+    var nextDeadline: MonotonicInstant? {
+        lock.withLock { entry?.deadline }
     }
 
-    /// Moves `clock` to the earliest deadline and fires it; false when nothing is scheduled.
+    /// Moves `clock` to the deadline and fires it; false when nothing is scheduled.
     @discardableResult
     func fireNext(moving clock: ManualClock) -> Bool {
-        lock.lock()
-        guard let (connection, entry) = entries.min(by: { $0.value.deadline < $1.value.deadline }) else {
-            lock.unlock()
-            return false
+        let taken: (deadline: MonotonicInstant, fire: @Sendable () -> Void)? = lock.withLock {
+            defer { entry = nil }
+            return entry
         }
-        entries[connection] = nil
-        lock.unlock()
-        if entry.deadline > clock.now { clock.set(entry.deadline) }
-        entry.fire()
+        guard let taken else { return false }
+        clock.set(taken.deadline)
+        taken.fire()
         return true
     }
 }

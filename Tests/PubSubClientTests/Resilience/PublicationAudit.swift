@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 @testable import PubSubClient
 
-/// Checks that no publication is missed after a resubscription (issue 6).
+/// Checks that no publication is missed after a resubscription.
 ///
 /// Publishers publish one numbered publication at a time (`publishAck`, awaited), recording
 /// when each was made and whether the broker acknowledged it. Subscribers are watched on their

@@ -3,7 +3,7 @@ import PubSubBroker
 import XCTest
 @testable import PubSubClient
 
-/// The soak test of issue 6: ten clients invoke and publish as fast as they can through a
+/// The soak test: ten clients invoke and publish as fast as they can through a
 /// fault-injecting proxy that cuts every connection every few seconds, for about a minute
 /// (`PUBSUB_SOAK_SECONDS` overrides the 60 s, `PUBSUB_SOAK_CUT_MS` the 3000 ms between cuts).
 final class ResilienceSoakTests: XCTestCase {

@@ -3,7 +3,7 @@ import PubSubBroker
 import XCTest
 @testable import PubSubClient
 
-/// Fault tests over real sockets (issue 6). A fault-injecting TCP proxy between PubSubClient and
+/// Fault tests over real sockets. A fault-injecting TCP proxy between PubSubClient and
 /// PubSubBroker cuts a connection inside a frame, stalls it, or refuses connections; the broker
 /// is restarted on its port. Each test checks that the client reconnects and resubscribes, that
 /// a call in flight at the fault fails once with `badConnection`, that calls made while the

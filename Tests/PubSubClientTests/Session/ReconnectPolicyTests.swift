@@ -29,12 +29,6 @@ final class ReconnectPolicyTests: XCTestCase {
         XCTAssertEqual(policy.delay(exponent: 1, immediate: true, random: 0), 15_000)
     }
 
-    func testCloseClasses() {
-        for code: UInt16 in [4000, 4001, 1005] { XCTAssertEqual(ReconnectPolicy.closeClass(of: code), .immediate, "\(code)") }
-        for code: UInt16 in [1000, 4500, 4501, 4999] { XCTAssertEqual(ReconnectPolicy.closeClass(of: code), .never, "\(code)") }
-        for code: UInt16 in [1001, 1006, 1011, 4003, 4007, 4008, 4100, 4499] { XCTAssertEqual(ReconnectPolicy.closeClass(of: code), .backoff, "\(code)") }
-    }
-
     // MARK: Through the session
 
     private func scheduledDelays(_ events: [SessionEvent]) -> [Int64] {

@@ -42,6 +42,17 @@ final class SessionVocabularyTests: XCTestCase {
         XCTAssertTrue(second.contains { if case .closeTransport = $0 { return true } else { return false } })
     }
 
+    func testMalformedHandshakeResponseFailsTheHandshakeWith4003() {
+        var harness = SessionHarness()
+        harness.session.connect(now: harness.now)
+        harness.drain()
+        harness.openTransport()
+        harness.receive(#"{"rid":1,"data":{"pingTimeout":20000}}"#)
+        XCTAssertEqual(harness.closes.last?.code, 4003)
+        XCTAssertTrue(harness.events.contains(.error(.invalidResponse(event: "#handshake", detail: "Handshake response has no string id"))))
+        XCTAssertEqual(harness.session.state, .closed)
+    }
+
     func testWireKitErrorsMapToTransportFailureKinds() {
         let cases: [(WebSocketError, TransportFailure.Kind)] = [
             (.invalidURL("x"), .invalidRequest),

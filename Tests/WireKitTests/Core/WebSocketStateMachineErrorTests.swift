@@ -9,6 +9,7 @@ final class WebSocketStateMachineErrorTests: XCTestCase {
     /// reports it (not clean) and the transport should close.
     @discardableResult
     private func assertFails(role: WebSocketRole, _ bytes: [UInt8], with code: WebSocketCloseCode,
+                             error expected: WebSocketError? = nil,
                              configuration: WebSocketConfiguration = WebSocketConfiguration(),
                              file: StaticString = #filePath, line: UInt = #line) throws -> [WebSocketEvent] {
         var machine = role == .server ? openServer(configuration: configuration) : try openClient(configuration: configuration)
@@ -24,6 +25,7 @@ final class WebSocketStateMachineErrorTests: XCTestCase {
         XCTAssertFalse(info.wasClean, file: file, line: line)
         XCTAssertNotNil(info.error, file: file, line: line)
         XCTAssertEqual(info.error?.closeCode, code, file: file, line: line)
+        if let expected { XCTAssertEqual(info.error, expected, file: file, line: line) }
         XCTAssertTrue(machine.wantsTransportClosed, file: file, line: line)
         let frames = machine.drainFrames(file: file, line: line)
         XCTAssertEqual(frames.count, 1, "exactly one close frame", file: file, line: line)
@@ -56,11 +58,13 @@ final class WebSocketStateMachineErrorTests: XCTestCase {
     }
 
     func testContinuationWithoutStartFailsWith1002() throws {
-        try assertFails(role: .server, wireFrame(.continuation, "x", masked: true), with: .protocolError)
+        try assertFails(role: .server, wireFrame(.continuation, "x", masked: true), with: .protocolError,
+                        error: .protocolViolation(.continuationWithoutMessage))
     }
 
     func testNewDataFrameInsideFragmentedMessageFailsWith1002() throws {
-        try assertFails(role: .client, wireFrame(.text, "a", fin: false, masked: false) + wireFrame(.binary, [1], masked: false), with: .protocolError)
+        try assertFails(role: .client, wireFrame(.text, "a", fin: false, masked: false) + wireFrame(.binary, [1], masked: false), with: .protocolError,
+                        error: .protocolViolation(.interleavedDataFrame(opcode: .binary, unfinished: .text)))
         try assertFails(role: .client, wireFrame(.binary, [1], fin: false, masked: false) + wireFrame(.text, "a", fin: false, masked: false), with: .protocolError)
     }
 
@@ -106,7 +110,8 @@ final class WebSocketStateMachineErrorTests: XCTestCase {
 
     func testInvalidReceivedCloseCodesFailWith1002() throws {
         for code: UInt16 in [0, 999, 1004, 1005, 1006, 1015, 1016, 1100, 2000, 2999, 5000, 65535] {
-            try assertFails(role: .client, wireFrame(.close, closePayload(code), masked: false), with: .protocolError)
+            try assertFails(role: .client, wireFrame(.close, closePayload(code), masked: false), with: .protocolError,
+                            error: .protocolViolation(.invalidCloseCode(code)))
         }
     }
 
@@ -121,7 +126,8 @@ final class WebSocketStateMachineErrorTests: XCTestCase {
     }
 
     func testOneByteClosePayloadFailsWith1002() throws {
-        try assertFails(role: .server, wireFrame(.close, [0x03], masked: true), with: .protocolError)
+        try assertFails(role: .server, wireFrame(.close, [0x03], masked: true), with: .protocolError,
+                        error: .protocolViolation(.oneByteClosePayload))
     }
 
     func testNonUTF8CloseReasonFailsWith1007() throws {

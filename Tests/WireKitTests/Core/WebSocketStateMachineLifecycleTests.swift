@@ -95,7 +95,7 @@ final class WebSocketStateMachineLifecycleTests: XCTestCase {
         XCTAssertNil(machine.nextEvent())
         clock.advance(.milliseconds(1))
         machine.timeElapsed(now: clock.now)
-        guard case .timedOut? = closedInfo(machine.drainEvents())?.error else { return XCTFail() }
+        XCTAssertEqual(closedInfo(machine.drainEvents())?.error, .timedOut(.handshake(limit: .seconds(3))))
         XCTAssertTrue(machine.wantsTransportClosed)
     }
 
@@ -267,7 +267,7 @@ final class WebSocketStateMachineLifecycleTests: XCTestCase {
         let info = closedInfo(machine.drainEvents())
         XCTAssertEqual(info?.code, .abnormalClosure)
         XCTAssertEqual(info?.wasClean, false)
-        guard case .timedOut? = info?.error else { return XCTFail() }
+        XCTAssertEqual(info?.error, .timedOut(.closingHandshake(limit: .seconds(5))))
         XCTAssertTrue(machine.wantsTransportClosed)
     }
 
@@ -335,7 +335,7 @@ final class WebSocketStateMachineLifecycleTests: XCTestCase {
         machine.timeElapsed(now: clock.now)
         let info = closedInfo(machine.drainEvents())
         XCTAssertEqual(info?.code, .abnormalClosure)
-        guard case .timedOut? = info?.error else { return XCTFail() }
+        XCTAssertEqual(info?.error, .timedOut(.keepalive(limit: .seconds(3))))
         XCTAssertTrue(machine.wantsTransportClosed)
     }
 

@@ -286,7 +286,7 @@ final class WebSocketClientServerTests: XCTestCase {
         let info = await client.closed
         XCTAssertEqual(info.code, .abnormalClosure)
         XCTAssertFalse(info.wasClean)
-        guard case .timedOut = info.error else { return XCTFail("got \(String(describing: info.error))") }
+        XCTAssertEqual(info.error, .timedOut(.keepalive(limit: .milliseconds(200))))
     }
 
     func testCloseTimeoutBoundsTheWaitForASilentPeer() async throws {

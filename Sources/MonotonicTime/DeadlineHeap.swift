@@ -1,23 +1,26 @@
 /// A binary min-heap of (deadline, key) pairs. Removal is lazy: owners drop stale tops and call
 /// `rebuild` when stale entries outnumber live ones, so the heap stays proportional to the live set.
-struct DeadlineHeap<Key: Hashable & Sendable>: Sendable {
-    struct Entry: Sendable {
-        var deadline: MonotonicInstant
-        var key: Key
+/// The timer queue of the client session's ack registry and of the broker core.
+package struct DeadlineHeap<Key: Hashable & Sendable>: Sendable {
+    package struct Entry: Sendable {
+        package var deadline: MonotonicInstant
+        package var key: Key
     }
 
-    private(set) var entries: [Entry] = []
+    package private(set) var entries: [Entry] = []
 
-    var count: Int { entries.count }
-    var top: Entry? { entries.first }
+    package init() {}
 
-    mutating func insert(_ deadline: MonotonicInstant, _ key: Key) {
+    package var count: Int { entries.count }
+    package var top: Entry? { entries.first }
+
+    package mutating func insert(_ deadline: MonotonicInstant, _ key: Key) {
         entries.append(Entry(deadline: deadline, key: key))
         siftUp(entries.count - 1)
     }
 
     @discardableResult
-    mutating func popTop() -> Entry? {
+    package mutating func popTop() -> Entry? {
         guard !entries.isEmpty else { return nil }
         entries.swapAt(0, entries.count - 1)
         let last = entries.removeLast()
@@ -26,7 +29,7 @@ struct DeadlineHeap<Key: Hashable & Sendable>: Sendable {
     }
 
     /// Keeps only the entries `isLive` accepts, in heap order again.
-    mutating func rebuild(keeping isLive: (Entry) -> Bool) {
+    package mutating func rebuild(keeping isLive: (Entry) -> Bool) {
         entries.removeAll { !isLive($0) }
         var index = entries.count / 2
         while index > 0 {
@@ -35,7 +38,7 @@ struct DeadlineHeap<Key: Hashable & Sendable>: Sendable {
         }
     }
 
-    mutating func removeAll() { entries.removeAll(keepingCapacity: false) }
+    package mutating func removeAll() { entries.removeAll(keepingCapacity: false) }
 
     private mutating func siftUp(_ start: Int) {
         var child = start
