@@ -39,7 +39,8 @@ final class SessionDriver: @unchecked Sendable {
     #endif
     /// Where `deliver` runs callbacks; nil when they run inline on `queue`.
     private let callbackQueue: DispatchQueue?
-    /// `callbackQueue`, when `queue` targets it (callbacks inline, `queueKey` set on it too).
+    /// `callbackQueue`, when `queue` targets it and it is serial (`queueKey` set on it too, so
+    /// calls made from it run inline). A global queue is a target but not serial: nil then.
     private let targetQueue: DispatchQueue?
     /// Callbacks of the current step, for `callbackQueue`.
     private var pendingDeliveries: [@Sendable () -> Void] = []
@@ -57,7 +58,8 @@ final class SessionDriver: @unchecked Sendable {
          callbackQueue: DispatchQueue? = nil) {
         if let callbackQueue, callbackQueue !== DispatchQueue.main {
             queue = DispatchQueue(label: label, target: callbackQueue)
-            targetQueue = callbackQueue
+            // Blocks of a concurrent queue do not exclude each other: no inline calls from them.
+            targetQueue = Self.isGlobal(callbackQueue) ? nil : callbackQueue
             self.callbackQueue = nil
         } else {
             queue = DispatchQueue(label: label)
@@ -92,6 +94,11 @@ final class SessionDriver: @unchecked Sendable {
         expiryTimer?.cancel()
         targetQueue?.setSpecific(key: queueKey, value: nil)
         for transport in transports.values { queue.async { transport.close(code: 1000, reason: "") } }
+    }
+
+    private static func isGlobal(_ queue: DispatchQueue) -> Bool {
+        let classes: [DispatchQoS.QoSClass] = [.background, .utility, .default, .userInitiated, .userInteractive, .unspecified]
+        return classes.contains { queue === DispatchQueue.global(qos: $0) }
     }
 
     /// Whether the caller may touch the session now: on `queue`, or on the queue it targets.
