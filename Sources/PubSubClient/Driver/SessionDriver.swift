@@ -104,12 +104,12 @@ final class SessionDriver: @unchecked Sendable {
     /// Whether the caller may touch the session now: on `queue`, or on the queue it targets.
     private var isOnQueue: Bool { DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) }
 
-    /// Runs a face's callback: inline when the session queue targets the callback queue, else
-    /// collected and sent to the callback queue in one dispatch at the end of the step. On the
-    /// queue.
     /// Whether `deliver` runs callbacks at once (the session queue targets the callback queue).
     var deliversInline: Bool { callbackQueue == nil }
 
+    /// Runs a face's callback: inline when the session queue targets the callback queue, else
+    /// collected and sent to the callback queue in one dispatch at the end of the step. On the
+    /// queue.
     func deliver(_ callback: @escaping @Sendable () -> Void) {
         if callbackQueue == nil { return callback() }
         pendingDeliveries.append(callback)
@@ -182,7 +182,7 @@ final class SessionDriver: @unchecked Sendable {
     }
 
     /// Connects (if not open) and completes once the handshake is done (at once when open) or
-    /// the attempt ended before it: `webSocket` when the WebSocket itself failed, else
+    /// the attempt ended before it: `transport` when the WebSocket itself failed, else
     /// `connectionFailed`. `skip`, run first on the queue, may call the attempt off.
     func connect(skip: () -> Bool = { false }, completion: @escaping ConnectCompletion) {
         onQueue {
