@@ -62,7 +62,9 @@ final class SessionDriver: @unchecked Sendable {
             targetQueue = Self.isGlobal(callbackQueue) ? nil : callbackQueue
             self.callbackQueue = nil
         } else {
-            queue = DispatchQueue(label: label)
+            // The non-overcommitting global queue, as WireKit's sockets use: many clients share a
+            // few threads instead of one thread each whenever they are busy at once.
+            queue = DispatchQueue(label: label, target: .global())
             targetQueue = nil
             self.callbackQueue = callbackQueue
         }
