@@ -56,6 +56,7 @@ final class InvokeRun: @unchecked Sendable {
         var report = BenchReport()
         report.add("mode", options.mode.rawValue)
         report.add("client", "pubsub-swift")
+        report.add("api", "closures")
         report.add("msgs_per_s", Double(options.count) / seconds)
         if options.mode == .invokeRTT {
             let sorted = latencies.sorted()

@@ -2,8 +2,9 @@ import BenchSupport
 
 /// The command line of `pubsubbench`, in the style of the WebSocket benchmark contract:
 /// `--url URL --mode MODE [--count N] [--size BYTES] [--window W] [--subscribers S]
-/// [--connections C]`, or `--embedded-broker` instead of `--url`, or `--serve-broker PORT` to run
-/// only the broker. Options in any order; unknown ones are rejected.
+/// [--connections C] [--api closures|async]`, or `--embedded-broker` instead of `--url`, or
+/// `--serve-broker PORT` to run only the broker; `--help` prints the usage. Options in any order;
+/// unknown ones are rejected.
 struct PubSubBenchOptions: Sendable {
     /// What one run measures.
     enum Mode: String, Sendable {
@@ -13,12 +14,24 @@ struct PubSubBenchOptions: Sendable {
         case invokePipeline = "invoke-pipeline"
         /// `subscribers` connections subscribed to one channel, one publisher, `count` publications.
         case publishFanout = "publish-fanout"
+        /// One connection subscribed to a channel publishes to it with acknowledgement (`window`
+        /// in flight) and receives its own `count` publications through the channel.
+        case publishOwn = "publish-own"
         /// `connections` clients handshaken and subscribed.
         case connections
     }
 
     /// The SocketCluster URL (`ws://host:port/socketcluster/`); empty with `--embedded-broker`.
+    /// Which face drives the run.
+    enum API: String, Sendable {
+        /// `ScClient`, callbacks on one serial queue.
+        case closures
+        /// `PubSubClient`, async/await (`invoke`, `publishAck`, `channel()`).
+        case async
+    }
+
     var url = ""
+    var api = API.closures
     var mode = Mode.invokeRTT
     /// Invokes or publications.
     var count = 0
@@ -35,10 +48,15 @@ struct PubSubBenchOptions: Sendable {
     /// Only run a broker with an `echo` procedure on this port (0: any), until killed.
     var servePort: Int?
 
+    /// Set by `--help` / `-h`: print `usage` and exit 0.
+    var help = false
+
     static let usage = """
-        usage: pubsubbench (--url ws://HOST:PORT/socketcluster/ | --embedded-broker) --mode invoke-rtt|invoke-pipeline|publish-fanout|connections \
-        [--count N] [--size BYTES] [--window W] [--subscribers S] [--connections C]
+        usage: pubsubbench (--url ws://HOST:PORT/socketcluster/ | --embedded-broker) \
+        --mode invoke-rtt|invoke-pipeline|publish-own|publish-fanout|connections \
+        [--count N] [--size BYTES] [--window W] [--subscribers S] [--connections C] [--api closures|async]
                pubsubbench --serve-broker PORT
+               pubsubbench --help
         """
 
     init(arguments: [String]) throws(ArgumentReader.UsageError) {
@@ -57,6 +75,13 @@ struct PubSubBenchOptions: Sendable {
             case "--window": window = try reader.integer(for: argument, minimum: 1)
             case "--subscribers": subscribers = try reader.integer(for: argument, minimum: 1)
             case "--connections": connections = try reader.integer(for: argument, minimum: 1)
+            case "--api":
+                let text = try reader.value(for: argument)
+                guard let parsed = API(rawValue: text) else { throw ArgumentReader.UsageError("unknown api '\(text)'") }
+                api = parsed
+            case "--help", "-h":
+                help = true
+                return
             case "--embedded-broker": embeddedBroker = true
             case "--serve-broker": servePort = try reader.integer(for: argument, minimum: 0)
             default: throw ArgumentReader.UsageError("unknown option '\(argument)'")
@@ -67,11 +92,14 @@ struct PubSubBenchOptions: Sendable {
         guard url.isEmpty || !embeddedBroker else { throw ArgumentReader.UsageError("--url and --embedded-broker exclude each other") }
         guard seenMode else { throw ArgumentReader.UsageError("--mode is required") }
         switch mode {
-        case .invokeRTT, .invokePipeline, .publishFanout:
+        case .invokeRTT, .invokePipeline, .publishOwn, .publishFanout:
             guard count > 0 else { throw ArgumentReader.UsageError("--count is required in \(mode.rawValue) mode") }
         case .connections:
             guard connections > 0 else { throw ArgumentReader.UsageError("--connections is required in connections mode") }
         }
         if mode == .invokeRTT { window = 1 }
+        if api == .async, mode == .publishFanout || mode == .connections {
+            throw ArgumentReader.UsageError("--api async covers invoke-rtt, invoke-pipeline and publish-own")
+        }
     }
 }

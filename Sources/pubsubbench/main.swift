@@ -1,5 +1,6 @@
 // pubsubbench: a PubSubClient benchmark against any SocketCluster server (invoke-rtt,
-// invoke-pipeline, publish-fanout, connections; every answer and publication verified; one JSON
+// invoke-pipeline, publish-own, publish-fanout, connections; with `--api async` the async face
+// instead of the closure one; every answer and publication verified; one JSON
 // line on stdout, as in the WebSocket benchmark contract). `--embedded-broker` runs against an
 // in-process PubSubBroker; `--serve-broker PORT` runs only that broker (with its `echo` procedure).
 // Run the release build: `swift build -c release --product pubsubbench`.
@@ -11,8 +12,12 @@ let options: PubSubBenchOptions
 do {
     options = try PubSubBenchOptions(arguments: Array(CommandLine.arguments.dropFirst()))
 } catch {
-    FileHandle.standardError.write(Data("pubsubbench: \(error)\n\(PubSubBenchOptions.usage)\n".utf8))
+    FileHandle.standardError.write(Data("pubsubbench: \(error) (pubsubbench --help for usage)\n".utf8))
     exit(2)
+}
+if options.help {
+    print(PubSubBenchOptions.usage)
+    exit(0)
 }
 
 if let port = options.servePort {
@@ -41,7 +46,11 @@ if options.embeddedBroker {
 let report: BenchReport
 switch options.mode {
 case .invokeRTT, .invokePipeline:
-    report = await InvokeRun(options: options, url: url).run()
+    report = options.api == .async ? await AsyncInvokeRun(options: options, url: url).run()
+        : await InvokeRun(options: options, url: url).run()
+case .publishOwn:
+    report = options.api == .async ? await AsyncPublishOwnRun(options: options, url: url).run()
+        : await PublishOwnRun(options: options, url: url).run()
 case .publishFanout:
     report = await FanoutRun(options: options, url: url).run()
 case .connections:

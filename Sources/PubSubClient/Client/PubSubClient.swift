@@ -4,42 +4,33 @@ import WireKit
 
 /// The SocketCluster client with async/await: `connect`, `invoke`, `transmit`, channels as
 /// `AsyncStream`s, receivers, procedures and an event stream. Thread-safe: everything runs on
-/// one serial queue around a `ClientSession`.
+/// one serial queue around a `ClientSession` (`ClientCore`, shared with `ScClient`).
 public final class PubSubClient: Sendable {
-    let driver: SessionDriver
-    let router = EventRouter()
+    let core: ClientCore
+    var driver: SessionDriver { core.driver }
+    var router: EventRouter { core.router }
 
     init(configuration: SessionConfiguration, tokenStore: any TokenStore, transportFactory: any SessionTransportFactory) {
-        driver = SessionDriver(configuration: configuration, tokenStore: tokenStore, transportFactory: transportFactory,
-                               label: "PubSubClient")
-        let router = self.router
-        _ = driver.addListener { event in router.route(event) }
-        driver.setRequestHandler { event, data, id in router.handleRequest(event, data, id) }
-    }
-
-    deinit {
-        let driver = self.driver
-        driver.queue.async { driver.run { session, now in session.disconnect(now: now) } }
+        core = ClientCore(configuration: configuration, tokenStore: tokenStore, transportFactory: transportFactory,
+                          label: "PubSubClient")
     }
 
     // MARK: State
 
     /// Connection state.
-    public var state: ConnectionState { driver.read(\.state) }
+    public var state: ConnectionState { core.state }
     /// Whether the handshake completed and the connection is open.
     public var isConnected: Bool { state == .open }
     /// Server-assigned socket id while open.
-    public var id: String? { driver.read(\.socketID) }
+    public var id: String? { core.socketID }
     /// The handshake response (id, pingTimeout, isAuthenticated, authError) while open.
-    public var handshake: HandshakeInfo? { driver.read(\.handshake) }
+    public var handshake: HandshakeInfo? { core.handshake }
     /// Authentication state, signed token and decoded payload.
-    public var auth: AuthStatus { driver.read(\.auth) }
+    public var auth: AuthStatus { core.auth }
     /// Subscribed channels (plus pending ones when `includePending`).
-    public func subscriptions(includePending: Bool = false) -> [String] {
-        driver.read { $0.subscriptions(includePending: includePending) }
-    }
+    public func subscriptions(includePending: Bool = false) -> [String] { core.subscriptions(includePending: includePending) }
     /// The state of one channel.
-    public func channelState(_ channel: String) -> ChannelState { driver.read { $0.channelState(channel) } }
+    public func channelState(_ channel: String) -> ChannelState { core.channelState(channel) }
 
     // MARK: Connection
 
@@ -55,30 +46,13 @@ public final class PubSubClient: Sendable {
         let driver = self.driver
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                // Everything happens on the driver queue, so no event can slip in between.
-                driver.run { session, now in
+                // `skip` runs on the driver queue, so a cancellation cannot slip in between.
+                core.connect(skip: {
                     waiter.continuation = continuation
-                    if waiter.isCancelled {
-                        waiter.finish(.failure(PubSubError.cancelled(event: "connect")))
-                        return
-                    }
-                    if session.state == .open, let info = session.handshake {
-                        waiter.finish(.success(info))
-                        return
-                    }
-                    let listener = driver.addListener { event in
-                        switch event {
-                        case .connected(let info): waiter.finish(.success(info))
-                        case .connectAbort(_, _, let error?):
-                            waiter.finish(.failure(PubSubError.transport(error)))
-                        case .connectAbort(let code, let reason, nil):
-                            waiter.finish(.failure(PubSubError.connectionFailed(code: code, reason: reason)))
-                        default: break
-                        }
-                    }
-                    waiter.onFinish = { driver.removeListener(listener) }
-                    session.connect(now: now)
-                }
+                    guard waiter.isCancelled else { return false }
+                    waiter.finish(.failure(PubSubError.cancelled(event: "connect")))
+                    return true
+                }, completion: { result in waiter.finish(result.mapError { $0 }) })
             }
         } onCancel: {
             driver.queue.async {
@@ -89,9 +63,7 @@ public final class PubSubClient: Sendable {
     }
 
     /// Closes with `code` and `reason` (sent to the server) and stops reconnecting.
-    public func disconnect(code: UInt16 = 1000, reason: String = "") {
-        driver.run { session, now in session.disconnect(code: code, reason: reason, now: now) }
-    }
+    public func disconnect(code: UInt16 = 1000, reason: String = "") { core.disconnect(code: code, reason: reason) }
 
     /// Closes like `disconnect(code:reason:)`, then waits until the WebSocket closing handshake
     /// finished or timed out (`WebSocketOptions.closeTimeout`, default 5 s), so a process may
@@ -99,21 +71,17 @@ public final class PubSubClient: Sendable {
     /// when no connection was open or opening.
     @discardableResult
     public func close(code: UInt16 = 1000, reason: String = "") async -> WebSocketCloseInfo? {
-        await driver.disconnectAndWait(code: code, reason: reason)
+        await core.close(code: code, reason: reason)
     }
 
     /// Closes (if needed) and connects again at once.
-    public func reconnect(code: UInt16 = 1000, reason: String = "") {
-        driver.run { session, now in session.reconnect(code: code, reason: reason, now: now) }
-    }
+    public func reconnect(code: UInt16 = 1000, reason: String = "") { core.reconnect(code: code, reason: reason) }
 
     // MARK: Events and RPC
 
     /// Sends an event with no reply (`receiver` on the server). Queued while not connected.
     public func transmit(_ event: String, _ data: JSONValue? = nil, ackTimeout: Duration? = nil) throws(PubSubError) {
-        try driver.withSession { (session: inout ClientSession, now: MonotonicInstant) throws(PubSubError) in
-            try session.transmit(event, data: data, ackTimeout: ackTimeout, now: now)
-        }
+        try core.transmit(event, data, ackTimeout: ackTimeout)
     }
 
     /// Sends an `Encodable` value as an event with no reply.
@@ -149,7 +117,8 @@ public final class PubSubClient: Sendable {
         -> AsyncStream<ProcedureRequest> {
         let driver = self.driver
         return stream(bufferingPolicy) { router, continuation in
-            router.addProcedure(event) { name, data, id in
+            router.addProcedure(event) { [weak driver] name, data, id in
+                guard let driver else { return }
                 continuation.yield(ProcedureRequest(event: name, data: data, id: id, driver: driver))
             }
         }
@@ -173,9 +142,7 @@ public final class PubSubClient: Sendable {
         let result = stream(bufferingPolicy) { router, continuation in
             router.addChannelConsumer(name, yield: { continuation.yield($0) }, finish: { continuation.finish() })
         }
-        driver.run { session, now in
-            if session.channelState(name) == .unsubscribed { session.subscribe(name, options: options, now: now) }
-        }
+        core.subscribe(name, options: options, onlyIfUnsubscribed: true)
         return result
     }
 
@@ -187,7 +154,7 @@ public final class PubSubClient: Sendable {
     /// Unsubscribes (a `#unsubscribe` transmit) and ends the channel's streams.
     public func unsubscribe(_ channel: String) {
         let router = self.router
-        driver.run { session, now in session.unsubscribe(channel, now: now) }
+        core.unsubscribe(channel)
         driver.queue.async { router.finishChannelConsumers(channel) }
     }
 
@@ -199,11 +166,7 @@ public final class PubSubClient: Sendable {
     }
 
     /// Publishes without acknowledgement.
-    public func publish(_ channel: String, _ data: JSONValue?) throws(PubSubError) {
-        try driver.withSession { (session: inout ClientSession, now: MonotonicInstant) throws(PubSubError) in
-            try session.publish(channel, data: data, now: now)
-        }
-    }
+    public func publish(_ channel: String, _ data: JSONValue?) throws(PubSubError) { try core.publish(channel, data) }
 
     /// Publishes an `Encodable` value without acknowledgement.
     public func publish(_ channel: String, encoding value: some Encodable) throws(PubSubError) {
@@ -229,36 +192,32 @@ public final class PubSubClient: Sendable {
 
     /// Stores `signedToken` in the token store (nil removes it) for the next handshake; the
     /// current connection is not re-authenticated (`authenticate(_:)` does that).
-    public func setAuthToken(_ signedToken: String?) {
-        driver.run { session, now in session.setTokenForNextHandshake(signedToken, now: now) }
-    }
+    public func setAuthToken(_ signedToken: String?) { core.setAuthToken(signedToken) }
 
     /// The token the next handshake sends (the token store's copy), nil when there is none.
-    public var authTokenForNextHandshake: String? { driver.read(\.tokenForNextHandshake) }
+    public var authTokenForNextHandshake: String? { core.tokenForNextHandshake }
 
     /// Removes the token here and on the server.
-    public func deauthenticate() {
-        driver.run { session, now in session.deauthenticate(now: now) }
-    }
+    public func deauthenticate() { core.deauthenticate() }
 
     // MARK: Batching
 
     /// Collects outgoing packets until `flushBatch()` / `cancelBatch()`.
-    public func startBatch() { driver.run { session, _ in session.startBatch() } }
+    public func startBatch() { core.startBatch() }
     /// Sends the collected packets as one array frame.
-    public func flushBatch() { driver.run { session, _ in session.flushBatch() } }
+    public func flushBatch() { core.flushBatch() }
     /// Discards the collected packets; their invokes fail with `batchCancelled`.
-    public func cancelBatch() { driver.run { session, _ in session.cancelBatch() } }
+    public func cancelBatch() { core.cancelBatch() }
 
     // MARK: Internals
 
     /// Runs a call to completion; cancelling the calling task cancels the call.
-    private func call(_ start: @escaping (inout ClientSession, MonotonicInstant) -> CallID) async throws -> JSONValue? {
+    private func call(_ start: @escaping @Sendable (inout ClientSession, MonotonicInstant) -> CallID) async throws -> JSONValue? {
         let box = CallCancellation()
         let driver = self.driver
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                driver.call({ session, now in
+                driver.submitCall({ session, now in
                     let id = start(&session, now)
                     if box.started(id) { session.cancel(id, now: now) }
                     return id
@@ -274,10 +233,9 @@ public final class PubSubClient: Sendable {
     private func stream<T>(_ policy: AsyncStream<T>.Continuation.BufferingPolicy,
                            _ register: @escaping (EventRouter, AsyncStream<T>.Continuation) -> UInt64) -> AsyncStream<T> {
         let (stream, continuation) = AsyncStream<T>.makeStream(bufferingPolicy: policy)
-        let router = self.router
-        let token = driver.run { _, _ in register(router, continuation) }
-        // Asynchronous: termination can happen on the driver queue, inside a session access.
-        continuation.onTermination = { [driver] _ in driver.queue.async { router.remove(token) } }
+        let token = driver.register { router in register(router, continuation) }
+        // Weak: a stream kept after the client is gone must not keep its driver.
+        continuation.onTermination = { [weak driver] _ in driver?.unregister(token) }
         return stream
     }
 
@@ -291,13 +249,11 @@ public final class PubSubClient: Sendable {
 private final class ConnectWaiter: @unchecked Sendable {
     var continuation: CheckedContinuation<HandshakeInfo, any Error>?
     var isCancelled = false
-    var onFinish: (@Sendable () -> Void)?
 
     func finish(_ result: Result<HandshakeInfo, any Error>) {
         guard let continuation else { return }
         self.continuation = nil
         continuation.resume(with: result)
-        onFinish?()
     }
 }
 

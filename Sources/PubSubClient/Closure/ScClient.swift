@@ -3,16 +3,19 @@ import WireKit
 
 /// The closure API, with the method names of socketcluster-client-swift (`emit`, `emitAck`,
 /// `on`, `onAck`, `subscribe`, `publish`, `onChannel`, `setBasicListener`, ...), on the same
-/// session core as `PubSubClient`. Every callback runs on the queue given at creation.
-/// Thread-safe: calls may come from any thread.
+/// session core as `PubSubClient`. Every callback runs on the queue given at creation, which
+/// must be serial (callbacks come in order); the client's own queue targets it unless it is the
+/// main queue, so callbacks run without a dispatch each. Thread-safe: calls may come from any
+/// thread.
 public final class ScClient: Sendable {
     /// `(eventName, error, data)`: the outcome of an acknowledged call.
     public typealias AckHandler = @Sendable (String, PubSubError?, JSONValue?) -> Void
     /// `(eventName, data)`: a server event or channel message.
     public typealias MessageHandler = @Sendable (String, JSONValue?) -> Void
 
-    let driver: SessionDriver
-    let router = EventRouter()
+    let core: ClientCore
+    var driver: SessionDriver { core.driver }
+    var router: EventRouter { core.router }
     /// Where callbacks run.
     public let callbackQueue: DispatchQueue
     private let listeners = ScListeners()
@@ -20,22 +23,27 @@ public final class ScClient: Sendable {
     init(configuration: SessionConfiguration, tokenStore: any TokenStore, callbackQueue: DispatchQueue,
          transportFactory: any SessionTransportFactory) {
         self.callbackQueue = callbackQueue
-        driver = SessionDriver(configuration: configuration, tokenStore: tokenStore, transportFactory: transportFactory,
-                               label: "ScClient")
-        let router = self.router
-        _ = driver.addListener { event in router.route(event) }
-        driver.setRequestHandler { event, data, id in router.handleRequest(event, data, id) }
+        core = ClientCore(configuration: configuration, tokenStore: tokenStore, transportFactory: transportFactory,
+                          label: "ScClient", callbackQueue: callbackQueue)
+        let driver = core.driver
         let listeners = self.listeners
-        _ = driver.run { _, _ in
-            router.addEventListener { [weak self] event in
-                guard let self else { return }
+        _ = driver.register { router in
+            router.addEventListener { [weak self, weak driver] event in
+                guard let self, let driver else { return }
+                // The frequent events concern only the catch-all listener: skip the rest.
+                switch event {
+                case .message, .publication, .raw, .request:
+                    guard let any = listeners.any else { return }
+                    return driver.deliver { any(self, event) }
+                default: break
+                }
                 // On the driver queue, so the handshake's events are seen in order.
                 let authentication = listeners.authenticationChange(for: event)
                 let lost = listeners.lostConnection(for: event)
                 let basic = listeners.basic
                 let auth = listeners.auth
                 let any = listeners.any
-                callbackQueue.async {
+                driver.deliver {
                     switch event {
                     case .connected: basic?.onConnect?(self)
                     case .connectAbort(let code, let reason, let error):
@@ -51,27 +59,20 @@ public final class ScClient: Sendable {
         }
     }
 
-    deinit {
-        let driver = self.driver
-        driver.queue.async { driver.run { session, now in session.disconnect(now: now) } }
-    }
-
     // MARK: Connection
 
     /// Starts connecting; `setBasicListener`'s `onConnect` reports the handshake.
-    public func connect() { driver.run { session, now in session.connect(now: now) } }
+    public func connect() { core.connect { _ in } }
 
     /// Closes with `code` (default 1000) and `reason`, and stops reconnecting.
-    public func disconnect(code: UInt16 = 1000, reason: String = "") {
-        driver.run { session, now in session.disconnect(code: code, reason: reason, now: now) }
-    }
+    public func disconnect(code: UInt16 = 1000, reason: String = "") { core.disconnect(code: code, reason: reason) }
 
     /// Closes like `disconnect(code:reason:)` and waits until the WebSocket closing handshake
     /// finished or timed out (`WebSocketOptions.closeTimeout`, default 5 s). Returns how the
     /// WebSocket ended; nil when no connection was open or opening.
     @discardableResult
     public func close(code: UInt16 = 1000, reason: String = "") async -> WebSocketCloseInfo? {
-        await driver.disconnectAndWait(code: code, reason: reason)
+        await core.close(code: code, reason: reason)
     }
 
     /// Closes like `disconnect(code:reason:)`; `completion` runs on `callbackQueue` once the
@@ -79,32 +80,30 @@ public final class ScClient: Sendable {
     /// connection was open or opening).
     public func disconnect(code: UInt16 = 1000, reason: String = "",
                            completion: @escaping @Sendable (WebSocketCloseInfo?) -> Void) {
-        let driver = self.driver
+        let core = self.core
         let queue = callbackQueue
         Task {
-            let info = await driver.disconnectAndWait(code: code, reason: reason)
+            let info = await core.close(code: code, reason: reason)
             queue.async { completion(info) }
         }
     }
 
     /// Closes (if needed) with `code` and `reason`, and connects again at once.
-    public func reconnect(code: UInt16 = 1000, reason: String = "") {
-        driver.run { session, now in session.reconnect(code: code, reason: reason, now: now) }
-    }
+    public func reconnect(code: UInt16 = 1000, reason: String = "") { core.reconnect(code: code, reason: reason) }
 
     /// True once the SocketCluster handshake completed (not merely the WebSocket open).
-    public func isConnected() -> Bool { driver.read(\.state) == .open }
+    public func isConnected() -> Bool { core.state == .open }
 
     /// Connection state.
-    public var state: ConnectionState { driver.read(\.state) }
+    public var state: ConnectionState { core.state }
     /// Server-assigned socket id while connected.
-    public var id: String? { driver.read(\.socketID) }
+    public var id: String? { core.socketID }
     /// Authentication state and token.
-    public var auth: AuthStatus { driver.read(\.auth) }
+    public var auth: AuthStatus { core.auth }
     /// The handshake response (id, pingTimeout, isAuthenticated, authError) while connected.
-    public var handshake: HandshakeInfo? { driver.read(\.handshake) }
+    public var handshake: HandshakeInfo? { core.handshake }
     /// The state of one channel.
-    public func channelState(channelName: String) -> ChannelState { driver.read { $0.channelState(channelName) } }
+    public func channelState(channelName: String) -> ChannelState { core.channelState(channelName) }
 
     /// Connection callbacks: handshake done, attempt failed before the handshake, connection lost
     /// after it (with the exact close code and reason).
@@ -134,9 +133,7 @@ public final class ScClient: Sendable {
     @discardableResult
     public func emit(eventName: String, data: JSONValue? = nil) -> PubSubError? {
         do throws(PubSubError) {
-            try driver.withSession { (session: inout ClientSession, now: MonotonicInstant) throws(PubSubError) in
-                try session.transmit(eventName, data: data, now: now)
-            }
+            try core.transmit(eventName, data)
             return nil
         } catch {
             return error
@@ -151,9 +148,10 @@ public final class ScClient: Sendable {
     /// Listens to server transmits of `eventName`. Several listeners may share an event.
     @discardableResult
     public func on(eventName: String, ack: @escaping MessageHandler) -> ListenerToken {
-        let queue = callbackQueue
-        let router = self.router
-        let id = driver.run { _, _ in router.addReceiver(eventName) { data in queue.async { ack(eventName, data) } } }
+        let driver = self.driver
+        let id = driver.register { router in
+            router.addReceiver(eventName) { [weak driver] data in driver?.deliver { ack(eventName, data) } }
+        }
         return ListenerToken(id: id)
     }
 
@@ -161,13 +159,12 @@ public final class ScClient: Sendable {
     /// Invokes with no handler get an `UnhandledRequestError` reply.
     @discardableResult
     public func onAck(eventName: String, ack: @escaping @Sendable (String, JSONValue?, ScResponder) -> Void) -> ListenerToken {
-        let queue = callbackQueue
-        let router = self.router
         let driver = self.driver
-        let id = driver.run { _, _ in
-            router.addProcedure(eventName) { name, data, requestID in
+        let id = driver.register { router in
+            router.addProcedure(eventName) { [weak driver] name, data, requestID in
+                guard let driver else { return }
                 let responder = ScResponder(request: ProcedureRequest(event: name, data: data, id: requestID, driver: driver))
-                queue.async { ack(name, data, responder) }
+                driver.deliver { ack(name, data, responder) }
             }
         }
         return ListenerToken(id: id)
@@ -175,15 +172,14 @@ public final class ScClient: Sendable {
 
     /// Removes a listener added with `on`, `onAck` or `onChannel`.
     public func off(_ token: ListenerToken) {
-        let router = self.router
-        driver.queue.async { router.remove(token.id) }
+        driver.unregister(token.id)
     }
 
     // MARK: Channels
 
     /// Subscribes (`#subscribe` invoke; retried after reconnects).
     public func subscribe(channelName: String, options: SubscriptionOptions = SubscriptionOptions()) {
-        driver.run { session, now in session.subscribe(channelName, options: options, now: now) }
+        core.subscribe(channelName, options: options)
     }
 
     /// Subscribes; `ack` gets the server's verdict on this attempt.
@@ -192,9 +188,7 @@ public final class ScClient: Sendable {
     }
 
     /// Unsubscribes (`#unsubscribe` transmit with the bare name).
-    public func unsubscribe(channelName: String) {
-        driver.run { session, now in session.unsubscribe(channelName, now: now) }
-    }
+    public func unsubscribe(channelName: String) { core.unsubscribe(channelName) }
 
     /// Unsubscribes as an invoke, so `ack` gets the server's answer.
     public func unsubscribeAck(channelName: String, ack: @escaping AckHandler) {
@@ -205,9 +199,7 @@ public final class ScClient: Sendable {
     @discardableResult
     public func publish(channelName: String, data: JSONValue?) -> PubSubError? {
         do throws(PubSubError) {
-            try driver.withSession { (session: inout ClientSession, now: MonotonicInstant) throws(PubSubError) in
-                try session.publish(channelName, data: data, now: now)
-            }
+            try core.publish(channelName, data)
             return nil
         } catch {
             return error
@@ -224,18 +216,19 @@ public final class ScClient: Sendable {
     /// Listens to messages published on `channelName` (a namespace separate from events).
     @discardableResult
     public func onChannel(channelName: String, ack: @escaping MessageHandler) -> ListenerToken {
-        let queue = callbackQueue
-        let router = self.router
-        let id = driver.run { _, _ in
-            router.addChannelConsumer(channelName, yield: { data in queue.async { ack(channelName, data) } }, finish: {})
+        let driver = self.driver
+        let id = driver.register { router in
+            router.addChannelConsumer(channelName, yield: { [weak driver] data in
+                guard let driver else { return }
+                if driver.deliversInline { return ack(channelName, data) }
+                driver.deliver { ack(channelName, data) }
+            }, finish: {})
         }
         return ListenerToken(id: id)
     }
 
     /// Subscribed channels (and pending ones when `includePending`).
-    public func getSubscriptions(includePending: Bool = false) -> [String] {
-        driver.read { $0.subscriptions(includePending: includePending) }
-    }
+    public func getSubscriptions(includePending: Bool = false) -> [String] { core.subscriptions(includePending: includePending) }
 
     // MARK: Auth and batching
 
@@ -245,34 +238,36 @@ public final class ScClient: Sendable {
     }
 
     /// Removes the token here and on the server.
-    public func deauthenticate() { driver.run { session, now in session.deauthenticate(now: now) } }
+    public func deauthenticate() { core.deauthenticate() }
 
     /// Stores `token` for the next handshake (socketcluster-client-swift's `setAuthToken`).
-    public func setAuthToken(token: String?) {
-        driver.run { session, now in session.setTokenForNextHandshake(token, now: now) }
-    }
+    public func setAuthToken(token: String?) { core.setAuthToken(token) }
 
     /// The client's token, as socketcluster-client-swift: the one the next handshake sends (set
     /// by `setAuthToken(token:)`, the server's `#setAuthToken` or `authenticate`), nil once
     /// removed. `auth.signedToken` is the token the current connection is authenticated with.
-    public func getAuthToken() -> String? { driver.read(\.tokenForNextHandshake) }
+    public func getAuthToken() -> String? { core.tokenForNextHandshake }
 
     /// Collects outgoing packets until `flushBatch()` / `cancelBatch()`.
-    public func startBatch() { driver.run { session, _ in session.startBatch() } }
+    public func startBatch() { core.startBatch() }
     /// Sends the collected packets as one array frame.
-    public func flushBatch() { driver.run { session, _ in session.flushBatch() } }
+    public func flushBatch() { core.flushBatch() }
     /// Discards the collected packets.
-    public func cancelBatch() { driver.run { session, _ in session.cancelBatch() } }
+    public func cancelBatch() { core.cancelBatch() }
 
     private func call(_ name: String, _ ack: @escaping AckHandler, _ start: (inout ClientSession, MonotonicInstant) -> CallID) {
-        let queue = callbackQueue
-        driver.call(start) { result in
-            queue.async {
-                switch result {
-                case .success(let data): ack(name, nil, data)
-                case .failure(let error): ack(name, error, nil)
-                }
-            }
+        // The completion runs on the driver's queue, which holds the driver.
+        driver.call(start) { [unowned driver] result in
+            // Inline without wrapping the answer in one more closure when the queue allows.
+            if driver.deliversInline { return Self.answer(ack, name, result) }
+            driver.deliver { Self.answer(ack, name, result) }
+        }
+    }
+
+    private static func answer(_ ack: AckHandler, _ name: String, _ result: Result<JSONValue?, PubSubError>) {
+        switch result {
+        case .success(let data): ack(name, nil, data)
+        case .failure(let error): ack(name, error, nil)
         }
     }
 }

@@ -3,16 +3,21 @@ import Foundation
 import WireKit
 
 /// Runs a `ClientSession` on one serial queue: executes its actions over a transport, arms one
-/// DispatchSourceTimer for its `nextDeadline`, keeps the token store in sync, routes events to
-/// listeners and completes calls. Both public faces (`PubSubClient`, `ScClient`) sit on it.
+/// DispatchSourceTimer for its `nextDeadline`, keeps the token store in sync, routes events
+/// through its `router` (the one registry of listeners, receivers, channel consumers and
+/// procedures) and completes calls. `ClientCore`, which both public faces compose, owns it.
+///
+/// The WebSocket runs on this same queue (`WireKitTransport`), so a session step and the
+/// socket's reads and writes need no hop between them; the messages of one step leave in one
+/// write. With a serial `callbackQueue` other than the main queue, the session queue targets it
+/// and callbacks run inline (`deliver`); with the main queue, one dispatch per step carries
+/// all of that step's callbacks.
 ///
 /// `@unchecked Sendable`: every mutable property is only touched on `queue`.
 final class SessionDriver: @unchecked Sendable {
     typealias Completion = @Sendable (Result<JSONValue?, PubSubError>) -> Void
-    typealias Listener = @Sendable (SessionEvent) -> Void
-    /// Answers a server request; returns false if nobody handles `event` (the driver then
-    /// replies with an error so the server never waits in silence).
-    typealias RequestHandler = @Sendable (String, JSONValue?, ServerRequestID) -> Bool
+    /// Resumes a `connect` once the handshake completed or the attempt ended.
+    typealias ConnectCompletion = @Sendable (Result<HandshakeInfo, PubSubError>) -> Void
 
     let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
@@ -24,18 +29,45 @@ final class SessionDriver: @unchecked Sendable {
     private var timer: DispatchSourceTimer?
     private var armedDeadline: MonotonicInstant?
     private var completions: [CallID: Completion] = [:]
-    private var listeners: [UInt64: Listener] = [:]
-    private var nextListener: UInt64 = 0
-    private var requestHandler: RequestHandler?
+    private var connectCompletions: [ConnectCompletion] = []
+    /// Where events go; touched on the queue only.
+    let router = EventRouter()
     private let frameObserver: (@Sendable (FrameDirection, String) -> Void)?
     private var expiryTimer: DispatchSourceTimer?
     #if canImport(Network)
     private var pathObserver: NetworkPathObserver?
     #endif
+    /// Where `deliver` runs callbacks; nil when they run inline on `queue`.
+    private let callbackQueue: DispatchQueue?
+    /// `callbackQueue`, when `queue` targets it and it is serial (`queueKey` set on it too, so
+    /// calls made from it run inline). A global queue is a target but not serial: nil then.
+    private let targetQueue: DispatchQueue?
+    /// Callbacks of the current step, for `callbackQueue`.
+    private var pendingDeliveries: [@Sendable () -> Void] = []
+    private var executing = false
+    /// A block that flushes is queued behind the submitted calls (`submitCall`).
+    private var flushScheduled = false
+    /// The transport that has messages waiting for `flush()`.
+    private var unflushed: (any SessionTransport)?
 
+    /// `callbackQueue`: where the face's callbacks run (nil: inline on the session queue). A
+    /// serial queue other than the main queue becomes the session queue's target, so the
+    /// callbacks run inline; the main queue stays free of session work.
     init(configuration: SessionConfiguration, tokenStore: any TokenStore,
-         transportFactory: any SessionTransportFactory, label: String = "PubSubClient.session") {
-        queue = DispatchQueue(label: label)
+         transportFactory: any SessionTransportFactory, label: String = "PubSubClient.session",
+         callbackQueue: DispatchQueue? = nil) {
+        if let callbackQueue, callbackQueue !== DispatchQueue.main {
+            queue = DispatchQueue(label: label, target: callbackQueue)
+            // Blocks of a concurrent queue do not exclude each other: no inline calls from them.
+            targetQueue = Self.isGlobal(callbackQueue) ? nil : callbackQueue
+            self.callbackQueue = nil
+        } else {
+            // The non-overcommitting global queue, as WireKit's sockets use: many clients share a
+            // few threads instead of one thread each whenever they are busy at once.
+            queue = DispatchQueue(label: label, target: .global())
+            targetQueue = nil
+            self.callbackQueue = callbackQueue
+        }
         self.tokenStore = tokenStore
         self.transportFactory = transportFactory
         frameObserver = configuration.frameObserver
@@ -46,6 +78,9 @@ final class SessionDriver: @unchecked Sendable {
         }
         session = ClientSession(configuration: configuration, storedToken: stored)
         queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
+        // A block running on the target queue excludes the session queue just as well, so
+        // calls made from it run inline (a `queue.sync` from there would deadlock).
+        targetQueue?.setSpecific(key: queueKey, value: ObjectIdentifier(self))
         if let loadError { queue.async { self.broadcast(.error(loadError)) } }
         #if canImport(Network)
         if configuration.reconnectWhenNetworkReturns {
@@ -59,7 +94,27 @@ final class SessionDriver: @unchecked Sendable {
     deinit {
         timer?.cancel()
         expiryTimer?.cancel()
-        for transport in transports.values { transport.close(code: 1000, reason: "") }
+        targetQueue?.setSpecific(key: queueKey, value: nil)
+        for transport in transports.values { queue.async { transport.close(code: 1000, reason: "") } }
+    }
+
+    private static func isGlobal(_ queue: DispatchQueue) -> Bool {
+        let classes: [DispatchQoS.QoSClass] = [.background, .utility, .default, .userInitiated, .userInteractive, .unspecified]
+        return classes.contains { queue === DispatchQueue.global(qos: $0) }
+    }
+
+    /// Whether the caller may touch the session now: on `queue`, or on the queue it targets.
+    private var isOnQueue: Bool { DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) }
+
+    /// Whether `deliver` runs callbacks at once (the session queue targets the callback queue).
+    var deliversInline: Bool { callbackQueue == nil }
+
+    /// Runs a face's callback: inline when the session queue targets the callback queue, else
+    /// collected and sent to the callback queue in one dispatch at the end of the step. On the
+    /// queue.
+    func deliver(_ callback: @escaping @Sendable () -> Void) {
+        if callbackQueue == nil { return callback() }
+        pendingDeliveries.append(callback)
     }
 
     /// Monotonic now (the system's uptime clock).
@@ -70,7 +125,7 @@ final class SessionDriver: @unchecked Sendable {
     /// Runs `body` on the queue (inline when already on it), then executes the actions it made.
     @discardableResult
     func withSession<T>(_ body: (inout ClientSession, MonotonicInstant) throws(PubSubError) -> T) throws(PubSubError) -> T {
-        if DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) {
+        if isOnQueue {
             return try runOnQueue(body)
         }
         let result: Result<T, PubSubError> = queue.sync {
@@ -91,7 +146,7 @@ final class SessionDriver: @unchecked Sendable {
 
     /// Reads session state on the queue.
     func read<T>(_ body: (ClientSession) -> T) -> T {
-        if DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) { return body(session) }
+        if isOnQueue { return body(session) }
         return queue.sync { body(session) }
     }
 
@@ -101,6 +156,19 @@ final class SessionDriver: @unchecked Sendable {
         run { session, now in
             let id = start(&session, now)
             completions[id] = completion
+        }
+    }
+
+    /// `call` for a caller that must not block (an async task): the call starts on the queue
+    /// later, in order with other submissions. Calls submitted together share one write: the
+    /// flush waits behind the blocks already queued.
+    func submitCall(_ start: @escaping @Sendable (inout ClientSession, MonotonicInstant) -> CallID,
+                    completion: @escaping Completion) {
+        if isOnQueue { return call(start, completion: completion) }
+        queue.async { [self] in
+            let id = start(&session, now)
+            completions[id] = completion
+            execute(flush: false)
         }
     }
 
@@ -115,26 +183,33 @@ final class SessionDriver: @unchecked Sendable {
         return await current?.closed()
     }
 
-    func addListener(_ listener: @escaping Listener) -> UInt64 {
+    /// Connects (if not open) and completes once the handshake is done (at once when open) or
+    /// the attempt ended before it: `transport` when the WebSocket itself failed, else
+    /// `connectionFailed`. `skip`, run first on the queue, may call the attempt off.
+    func connect(skip: () -> Bool = { false }, completion: @escaping ConnectCompletion) {
         onQueue {
-            nextListener += 1
-            listeners[nextListener] = listener
-            return nextListener
+            if skip() { return }
+            if session.state == .open, let info = session.handshake { return completion(.success(info)) }
+            connectCompletions.append(completion)
+            session.connect(now: now)
+            execute()
         }
     }
 
-    func removeListener(_ id: UInt64) {
-        queue.async { self.listeners.removeValue(forKey: id) }
+    /// Registers with the router on the queue; returns the registration's token.
+    func register(_ body: (EventRouter) -> UInt64) -> UInt64 {
+        onQueue { body(router) }
     }
 
-    func setRequestHandler(_ handler: @escaping RequestHandler) {
-        onQueue { requestHandler = handler }
+    /// Removes a router registration, later on the queue (callers may be inside a session access).
+    func unregister(_ token: UInt64) {
+        queue.async { [router] in router.remove(token) }
     }
 
     // MARK: Queue internals
 
     private func onQueue<T>(_ body: () -> T) -> T {
-        if DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) { return body() }
+        if isOnQueue { return body() }
         return queue.sync(execute: body)
     }
 
@@ -150,8 +225,32 @@ final class SessionDriver: @unchecked Sendable {
         return result
     }
 
-    private func execute() {
+    /// Performs the session's actions until it has none, then sends the step's messages (one
+    /// write), its callbacks (one dispatch at most) and re-arms the timer. A call made from
+    /// inside (a callback that invokes again) folds into the running loop, so actions keep
+    /// their order.
+    private func execute(flush: Bool = true) {
+        if executing { return }
+        executing = true
         while let action = session.nextAction() { perform(action) }
+        executing = false
+        if !flush, unflushed != nil {
+            if !flushScheduled {
+                flushScheduled = true
+                queue.async { [self] in
+                    flushScheduled = false
+                    execute()
+                }
+            }
+        } else if let transport = unflushed {
+            unflushed = nil
+            transport.flush()
+        }
+        if !pendingDeliveries.isEmpty, let callbackQueue {
+            let batch = pendingDeliveries
+            pendingDeliveries.removeAll()
+            callbackQueue.async { for callback in batch { callback() } }
+        }
         rearmTimer()
     }
 
@@ -167,6 +266,10 @@ final class SessionDriver: @unchecked Sendable {
             if let currentTransport, let transport = transports[currentTransport] {
                 frameObserver?(.sent, text)
                 transport.send(text: text)
+                if unflushed !== transport {
+                    unflushed?.flush()
+                    unflushed = transport
+                }
             }
         case .closeTransport(let id, let code, let reason):
             transports.removeValue(forKey: id)?.close(code: code, reason: reason)
@@ -183,7 +286,7 @@ final class SessionDriver: @unchecked Sendable {
             }
         case .event(let event):
             if case .request(let name, let data, let id) = event {
-                let handled = requestHandler?(name, data, id) ?? false
+                let handled = router.handleRequest(name, data, id)
                 if !handled {
                     let error = RemoteError(name: "UnhandledRequestError",
                                             message: "The client has no handler for procedure \(name)")
@@ -223,7 +326,20 @@ final class SessionDriver: @unchecked Sendable {
     }
 
     private func broadcast(_ event: SessionEvent) {
-        for listener in listeners.values { listener(event) }
+        switch event {
+        case .connected(let info): finishConnects(.success(info))
+        case .connectAbort(_, _, let error?): finishConnects(.failure(.transport(error)))
+        case .connectAbort(let code, let reason, nil): finishConnects(.failure(.connectionFailed(code: code, reason: reason)))
+        default: break
+        }
+        router.route(event)
+    }
+
+    private func finishConnects(_ result: Result<HandshakeInfo, PubSubError>) {
+        guard !connectCompletions.isEmpty else { return }
+        let completions = connectCompletions
+        connectCompletions.removeAll()
+        for completion in completions { completion(result) }
     }
 
     private func transportEvent(_ event: SessionTransportEvent, from id: TransportID) {
@@ -242,17 +358,22 @@ final class SessionDriver: @unchecked Sendable {
         execute()
     }
 
+    /// Keeps one timer source armed for the session's next deadline. A deadline that moves
+    /// later (the earliest call was answered) leaves the timer as it is: it fires early, finds
+    /// nothing due and is armed again then. So answers cost no timer work; only a deadline that
+    /// moves earlier re-schedules the source.
     private func rearmTimer() {
-        let deadline = session.nextDeadline
-        guard deadline != armedDeadline else { return }
+        guard let deadline = session.nextDeadline else { return }
+        if let armed = armedDeadline, armed <= deadline { return }
         armedDeadline = deadline
-        timer?.cancel()
-        timer = nil
-        guard let deadline else { return }
         // One millisecond late rather than early, so the deadline has surely passed.
-        let delay = (deadline - now).wholeMilliseconds + 1
+        let fireAt = DispatchTime(uptimeNanoseconds: deadline.nanoseconds &+ 1_000_000)
+        if let timer {
+            timer.schedule(deadline: fireAt, leeway: .milliseconds(5))
+            return
+        }
         let source = DispatchSource.makeTimerSource(queue: queue)
-        source.schedule(deadline: .now() + .milliseconds(Int(min(delay, Int64(Int32.max)))), leeway: .milliseconds(5))
+        source.schedule(deadline: fireAt, leeway: .milliseconds(5))
         source.setEventHandler { [weak self] in
             guard let self else { return }
             self.armedDeadline = nil
@@ -262,4 +383,5 @@ final class SessionDriver: @unchecked Sendable {
         timer = source
         source.resume()
     }
+
 }

@@ -12,13 +12,22 @@ enum SessionTransportEvent: Sendable {
 }
 
 /// One WebSocket connection as the driver needs it. Implementations deliver their events on
-/// the queue they were opened with, in order, and `closed` exactly once.
+/// the queue they were opened with, in order, and `closed` exactly once. `send` and `flush` are
+/// called on that queue.
 protocol SessionTransport: AnyObject, Sendable {
+    /// Queues one text message; it may wait for the next `flush()`.
     func send(text: String)
+    /// Writes what `send` queued, at once (the driver calls it at the end of each session step,
+    /// so one step's messages leave in one write).
+    func flush()
     func close(code: UInt16, reason: String)
     /// Waits until the connection is over (closing handshake done or timed out) and returns
     /// how it ended; nil when the transport cannot tell.
     func closed() async -> WebSocketCloseInfo?
+}
+
+extension SessionTransport {
+    func flush() {}
 }
 
 /// Opens transports; WireKit's WebSocket in production, an in-memory fake in tests.

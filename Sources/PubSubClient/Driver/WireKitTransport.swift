@@ -1,9 +1,9 @@
 import Dispatch
-import Foundation
 import WireKit
 
-/// Opens SocketCluster transports with WireKit's `WebSocket`, delivering its callbacks on the
-/// session queue. Close codes pass through as raw `UInt16` values (4000–4999 included).
+/// Opens SocketCluster transports on WireKit's connection driver, run on the session queue
+/// itself: no `WebSocket` object, no lock and no dispatch between the session and the socket.
+/// Close codes pass through as raw `UInt16` values (4000–4999 included).
 struct WireKitTransportFactory: SessionTransportFactory {
     /// Base options (TLS transport factory, limits); headers and timeouts come per connection.
     var options: WebSocketOptions = WebSocketOptions()
@@ -16,47 +16,87 @@ struct WireKitTransportFactory: SessionTransportFactory {
         options.headers = HTTPHeaders(fields)
         options.connectTimeout = connectTimeout
         options.handshakeTimeout = connectTimeout
-        let socket: WebSocket
+        let driver: WebSocketConnectionDriver
         do {
-            socket = try WebSocket(url: url, options: options, callbackQueue: queue)
+            driver = try WebSocketConnectionDriver.client(url: try WebSocketURL(url), options: options, queue: queue)
         } catch {
             queue.async { onEvent(.closed(code: 1006, reason: error.description, error: TransportFailure(error))) }
             return FailedTransport()
         }
-        let transport = WireKitTransport(socket: socket)
-        socket.onOpen = { _ in onEvent(.opened) }
-        socket.onText = { onEvent(.text($0)) }
-        socket.onBinary = { onEvent(.binary([UInt8]($0))) }
-        socket.onClose = { info in
-            // A connection that failed has no close frame, so its reason is the failure's.
-            let reason = info.reason.isEmpty ? info.error?.description ?? "" : info.reason
-            onEvent(.closed(code: info.code.rawValue, reason: reason, error: info.error.map(TransportFailure.init)))
-        }
-        socket.open()
+        let transport = WireKitTransport(driver: driver, onEvent: onEvent)
+        transport.start()
         return transport
     }
 }
 
-/// A `WebSocket` seen as a session transport.
-final class WireKitTransport: SessionTransport {
-    let socket: WebSocket
-    init(socket: WebSocket) { self.socket = socket }
+/// WireKit's connection driver seen as a session transport. Lives on the session queue: the
+/// session driver calls it there and the connection driver reports there.
+///
+/// `@unchecked Sendable`: every mutable property is touched only on `driver.queue`.
+final class WireKitTransport: SessionTransport, @unchecked Sendable {
+    private let driver: WebSocketConnectionDriver
+    /// Where events go until the session closes this transport.
+    private var onEvent: (@Sendable (SessionTransportEvent) -> Void)?
+    private var finalInfo: WebSocketCloseInfo?
+    private var closeWaiters: [CheckedContinuation<WebSocketCloseInfo?, Never>] = []
+
+    init(driver: WebSocketConnectionDriver, onEvent: @escaping @Sendable (SessionTransportEvent) -> Void) {
+        self.driver = driver
+        self.onEvent = onEvent
+    }
+
+    /// Connects. On the queue.
+    func start() {
+        // Strong: the transport lives while its connection does; `closed` breaks the cycle.
+        driver.onEvent = { [self] event in handle(event) }
+        driver.start()
+    }
 
     func send(text: String) {
         // A write on a socket that is already closing fails; its close event follows and the
         // session fails the affected calls then.
-        try? socket.write(text: text)
+        try? driver.write { (machine: inout WebSocketStateMachine) throws(WebSocketError) in try machine.sendText(text) }
+    }
+
+    func flush() {
+        driver.flush()
     }
 
     func close(code: UInt16, reason: String) {
-        socket.onOpen = nil
-        socket.onText = nil
-        socket.onBinary = nil
-        socket.onClose = nil
-        socket.disconnect(code: WebSocketCloseCode(code), reason: reason)
+        onEvent = nil
+        guard finalInfo == nil else { return }
+        try? driver.perform { (machine: inout WebSocketStateMachine, now: WebSocketInstant) throws(WebSocketError) in
+            machine.close(code: WebSocketCloseCode(code), reason: reason, now: now)
+        }
     }
 
-    func closed() async -> WebSocketCloseInfo? { await socket.closed }
+    func closed() async -> WebSocketCloseInfo? {
+        await withCheckedContinuation { continuation in
+            driver.queue.async { [self] in
+                if let finalInfo { continuation.resume(returning: finalInfo) } else { closeWaiters.append(continuation) }
+            }
+        }
+    }
+
+    private func handle(_ event: WebSocketEvent) {
+        switch event {
+        case .opened: onEvent?(.opened)
+        case .text(let text): onEvent?(.text(text))
+        case .binary(let data): onEvent?(.binary([UInt8](data)))
+        case .ping, .pong, .pingCompleted, .pingTimedOut: break
+        case .closed(let info):
+            guard finalInfo == nil else { return }
+            finalInfo = info
+            driver.onEvent = { _ in }
+            // A connection that failed has no close frame, so its reason is the failure's.
+            let reason = info.reason.isEmpty ? info.error?.description ?? "" : info.reason
+            let onEvent = self.onEvent
+            self.onEvent = nil
+            onEvent?(.closed(code: info.code.rawValue, reason: reason, error: info.error.map(TransportFailure.init)))
+            for waiter in closeWaiters { waiter.resume(returning: info) }
+            closeWaiters.removeAll()
+        }
+    }
 }
 
 /// Stands in for a WebSocket that could not even be created (its close event is already queued).

@@ -46,6 +46,9 @@ final class WebSocketConnection: @unchecked Sendable {
     private var mirroredHandshakeInfo: WebSocketHandshakeInfo?
     private var mirroredCloseInfo: WebSocketCloseInfo?
     private var mirroredSendState = SendState.notOpen
+    /// The batch `enqueue` adds to; nil once its queue block took it or another operation
+    /// was queued after it.
+    private var openBatch: WriteBatch?
 
     private enum SendState { case notOpen, open, closed }
 
@@ -125,7 +128,7 @@ final class WebSocketConnection: @unchecked Sendable {
     var closed: WebSocketCloseInfo {
         get async {
             await withCheckedContinuation { continuation in
-                queue.async { [self] in
+                later { [self] in
                     if let finalInfo { continuation.resume(returning: finalInfo) } else { closeWaiters.append(continuation) }
                 }
             }
@@ -134,7 +137,7 @@ final class WebSocketConnection: @unchecked Sendable {
 
     func connect() async throws(WebSocketError) {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, WebSocketError>, Never>) in
-            queue.async { [self] in
+            later { [self] in
                 if let finalInfo {
                     return continuation.resume(returning: .failure(finalInfo.error ?? .closed))
                 }
@@ -149,14 +152,14 @@ final class WebSocketConnection: @unchecked Sendable {
     /// Runs `body` on the machine, then waits while more than the high-water mark is buffered.
     func send(_ body: @escaping @Sendable (inout WebSocketStateMachine) throws(WebSocketError) -> Void) async throws(WebSocketError) {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, WebSocketError>, Never>) in
-            queue.async { [self] in
+            later { [self] in
                 continuation.resume(returning: perform { machine, _ throws(WebSocketError) in try body(&machine) })
             }
         }
         try result.get()
         guard bufferedAmount > highWaterMark else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            queue.async { [self] in
+            later { [self] in
                 if let driver, driver.bufferedAmount > highWaterMark, finalInfo == nil {
                     sendWaiters.append(continuation)
                 } else {
@@ -169,7 +172,7 @@ final class WebSocketConnection: @unchecked Sendable {
     func ping(timeout: Duration?) async throws(WebSocketError) {
         let timeout = timeout ?? pingTimeout
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, WebSocketError>, Never>) in
-            queue.async { [self] in
+            later { [self] in
                 let sent = perform { machine, now throws(WebSocketError) in try machine.ping(timeout: timeout, now: now) }
                 switch sent {
                 case .success(let id): pingWaiters[id] = continuation
@@ -182,7 +185,7 @@ final class WebSocketConnection: @unchecked Sendable {
 
     func close(code: WebSocketCloseCode, reason: String) async -> WebSocketCloseInfo {
         await withCheckedContinuation { continuation in
-            queue.async { [self] in
+            later { [self] in
                 if let finalInfo { return continuation.resume(returning: finalInfo) }
                 closeWaiters.append(continuation)
                 beginClose(code: code, reason: reason)
@@ -193,16 +196,16 @@ final class WebSocketConnection: @unchecked Sendable {
     // MARK: Callback style
 
     func start() {
-        queue.async { [self] in startIfNeeded() }
+        later { [self] in startIfNeeded() }
     }
 
     func disconnect(code: WebSocketCloseCode, reason: String) {
-        queue.async { [self] in beginClose(code: code, reason: reason) }
+        later { [self] in beginClose(code: code, reason: reason) }
     }
 
     /// The public object was released: an abandoned open connection says goodbye with 1001.
     func ownerReleased() {
-        queue.async { [self] in
+        later { [self] in
             // A socket that was never opened has nothing on the wire and no one to tell.
             guard started else { return }
             beginClose(code: .goingAway, reason: "")
@@ -222,21 +225,54 @@ final class WebSocketConnection: @unchecked Sendable {
     /// Queues a send without blocking the caller: the open/closed check happens here (against
     /// the mirrored state), the encoding on the queue, in call order. Never `queue.sync`: the
     /// caller may be on the queue this connection's queue targets.
-    func enqueue(size: Int, _ body: @escaping @Sendable (inout WebSocketStateMachine) throws(WebSocketError) -> Void) throws(WebSocketError) {
+    /// Writes queued from other threads travel in batches: the first write of a batch
+    /// schedules one queue block, the writes that follow before it runs join it, and the block
+    /// encodes them all and writes them in one go (one hop and one write per burst, not per
+    /// message). Every other operation closes the open batch first (`later`), so call order holds.
+    func enqueue(size: Int, _ body: @escaping WriteBatch.Write) throws(WebSocketError) {
         lock.lock()
         let state = mirroredSendState
-        if state == .open { mirroredBufferedAmount += size }
+        var started: WriteBatch?
+        if state == .open {
+            mirroredBufferedAmount += size
+            if openBatch == nil {
+                started = WriteBatch()
+                openBatch = started
+            }
+            openBatch?.writes.append(body)
+        }
         lock.unlock()
         switch state {
         case .notOpen: throw .notOpen
         case .closed: throw .closed
         case .open: break
         }
+        guard let batch = started else { return }
         queue.async { [self] in
+            let writes = lock.withLock { () -> [WriteBatch.Write] in
+                if openBatch === batch { openBatch = nil }
+                return batch.writes
+            }
             // The mirror was raised by `size` above; the pump's update sets the real amount.
             mirrorStale = true
-            _ = perform { machine, _ throws(WebSocketError) in try body(&machine) }
+            _ = perform { machine, _ throws(WebSocketError) in
+                // Each write fails on its own (a socket closing meanwhile), as if sent alone.
+                for write in writes { try? write(&machine) }
+            }
         }
+    }
+
+    /// Writes queued by `enqueue` and not yet taken by their queue block. Guarded by `lock`.
+    final class WriteBatch: @unchecked Sendable {
+        typealias Write = @Sendable (inout WebSocketStateMachine) throws(WebSocketError) -> Void
+        var writes: [Write] = []
+    }
+
+    /// `queue.async` for every operation other than `enqueue`: ends the open write batch first,
+    /// so writes made before this call go out before it and writes made after, after it.
+    private func later(_ body: @escaping @Sendable () -> Void) {
+        lock.withLock { openBatch = nil }
+        queue.async(execute: body)
     }
 
     // MARK: On the queue

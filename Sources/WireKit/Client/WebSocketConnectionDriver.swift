@@ -4,10 +4,16 @@ import Dispatch
 /// and the time, writes what it produces, arms a timer for its next deadline and closes the
 /// transport when it asks.
 ///
-/// `@unchecked Sendable`: every mutable property is confined to `queue`; call `start` and
-/// `perform` on it only. Events reach `onEvent` on `queue`, in order.
-final class WebSocketConnectionDriver: @unchecked Sendable {
-    let queue: DispatchQueue
+/// Two owners use it: `WebSocketConnection` (behind the public, thread-safe `WebSocket`), and,
+/// through the `package` face below, an owner that already runs on a serial queue of its own
+/// (PubSubClient's session driver): it makes the driver on that queue with
+/// `client(url:options:queue:)`, reads `onEvent`, queues messages with `write(_:)` and sends
+/// them with one `flush()` per step of its own, with no lock and no dispatch per message.
+///
+/// `@unchecked Sendable`: every mutable property is confined to `queue`; call `start`,
+/// `perform`, `write` and `flush` on it only. Events reach `onEvent` on `queue`, in order.
+package final class WebSocketConnectionDriver: @unchecked Sendable {
+    package let queue: DispatchQueue
     private var machine: WebSocketStateMachine
     private let transport: any Transport
     private var timer: DispatchSourceTimer?
@@ -20,7 +26,7 @@ final class WebSocketConnectionDriver: @unchecked Sendable {
     private(set) var transportIsClosed = false
 
     /// Receives the machine's events, on `queue`.
-    var onEvent: (WebSocketEvent) -> Void = { _ in }
+    package var onEvent: (WebSocketEvent) -> Void = { _ in }
     /// Called on `queue` when the transport's buffered bytes were all written.
     var onWritable: () -> Void = {}
     /// Called on `queue` at the end of every pump (after the output was written), once per
@@ -38,14 +44,26 @@ final class WebSocketConnectionDriver: @unchecked Sendable {
         WebSocketInstant(nanoseconds: DispatchTime.now().uptimeNanoseconds)
     }
 
+    /// A client-role driver for `url` with `options` (handshake, limits, timeouts, transport),
+    /// run on `queue`, for an owner that runs on `queue` itself. Nothing happens until `start`.
+    /// Throws `.invalidRequest` for a bad header, origin or subprotocol, or what the transport
+    /// factory throws.
+    package static func client(url: WebSocketURL, options: WebSocketOptions, queue: DispatchQueue) throws(WebSocketError)
+        -> WebSocketConnectionDriver {
+        let handshake = try ClientHandshake(url: url, origin: options.origin, subprotocols: options.subprotocols, headers: options.headers)
+        let transport = try options.transportFactory.makeTransport(url, options.connectTimeout)
+        return WebSocketConnectionDriver(machine: WebSocketStateMachine(client: handshake, configuration: options.configuration),
+                                         transport: transport, queue: queue)
+    }
+
     /// Starts the transport (connect or, when accepted, read). Call once, on `queue`.
-    func start() {
+    package func start() {
         transport.start(queue: queue) { [self] event in handle(event) }
     }
 
     /// Runs `body` on the machine (a user call such as send or close), then executes what it
     /// produced. On `queue` only.
-    func perform<R>(_ body: (inout WebSocketStateMachine, WebSocketInstant) throws(WebSocketError) -> R) throws(WebSocketError) -> R {
+    package func perform<R>(_ body: (inout WebSocketStateMachine, WebSocketInstant) throws(WebSocketError) -> R) throws(WebSocketError) -> R {
         let result: R
         do {
             result = try body(&machine, Self.now())
@@ -57,11 +75,24 @@ final class WebSocketConnectionDriver: @unchecked Sendable {
         return result
     }
 
+    /// Runs `body` on the machine (say, `sendText`) without writing what it produced: the next
+    /// `flush()`, or the pump running now when called from `onEvent`, writes everything queued
+    /// since in one write. On `queue` only.
+    package func write<R>(_ body: (inout WebSocketStateMachine) throws(WebSocketError) -> R) throws(WebSocketError) -> R {
+        try body(&machine)
+    }
+
+    /// Writes what `write(_:)` queued (one write for all of it) and executes whatever else the
+    /// machine has produced. Inside `onEvent` it folds into the running pump. On `queue` only.
+    package func flush() {
+        pump()
+    }
+
     /// Bytes accepted for sending and not yet handed to the kernel.
-    var bufferedAmount: Int { machine.pendingOutputCount + (transportIsClosed ? 0 : transport.bufferedAmount) }
+    package var bufferedAmount: Int { machine.pendingOutputCount + (transportIsClosed ? 0 : transport.bufferedAmount) }
 
     /// The machine's phase.
-    var phase: WebSocketStateMachine.Phase { machine.phase }
+    package var phase: WebSocketStateMachine.Phase { machine.phase }
 
     // MARK: Transport events
 

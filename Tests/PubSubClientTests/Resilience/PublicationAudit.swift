@@ -85,12 +85,14 @@ final class PublicationAudit: @unchecked Sendable {
             subscribers.append(Subscriber(streams: Array(repeating: Stream(), count: madeAt.count)))
             return subscribers.count - 1
         }
-        _ = client.driver.addListener { [self] event in
-            switch event {
-            case .subscribed(let name, _) where name == channel: beginEpoch(index)
-            case .closed: lock.withLock { subscribers[index].epochStart = nil }
-            case .publication(let name, let data) where name == channel: receive(data, by: index)
-            default: break
+        _ = client.driver.register { router in
+            router.addEventListener { [self] event in
+                switch event {
+                case .subscribed(let name, _) where name == channel: beginEpoch(index)
+                case .closed: lock.withLock { subscribers[index].epochStart = nil }
+                case .publication(let name, let data) where name == channel: receive(data, by: index)
+                default: break
+                }
             }
         }
     }
