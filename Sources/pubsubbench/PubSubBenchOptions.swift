@@ -3,7 +3,7 @@ import BenchSupport
 /// The command line of `pubsubbench`, in the style of the WebSocket benchmark contract:
 /// `--url URL --mode MODE [--count N] [--size BYTES] [--window W] [--subscribers S]
 /// [--connections C] [--api closures|async]`, or `--embedded-broker` instead of `--url`, or
-/// `--serve-broker PORT` to run only the broker; `--help` prints the usage. Options in any order;
+/// `--serve-broker PORT` to run only the broker (`--help` is answered before parsing). Options in any order;
 /// unknown ones are rejected.
 struct PubSubBenchOptions: Sendable {
     /// What one run measures.
@@ -48,15 +48,16 @@ struct PubSubBenchOptions: Sendable {
     /// Only run a broker with an `echo` procedure on this port (0: any), until killed.
     var servePort: Int?
 
-    /// Set by `--help` / `-h`: print `usage` and exit 0.
-    var help = false
 
     static let usage = """
         usage: pubsubbench (--url ws://HOST:PORT/socketcluster/ | --embedded-broker) \
         --mode invoke-rtt|invoke-pipeline|publish-own|publish-fanout|connections \
         [--count N] [--size BYTES] [--window W] [--subscribers S] [--connections C] [--api closures|async]
                pubsubbench --serve-broker PORT
-               pubsubbench --help
+               pubsubbench -h | --help
+        Measures a PubSubClient against a SocketCluster server (or an in-process PubSubBroker),
+        verifies every answer and publication, prints one JSON line of results on standard output.
+        \(CommandLineManners.benchmarkExitStatuses)
         """
 
     init(arguments: [String]) throws(ArgumentReader.UsageError) {
@@ -79,9 +80,6 @@ struct PubSubBenchOptions: Sendable {
                 let text = try reader.value(for: argument)
                 guard let parsed = API(rawValue: text) else { throw ArgumentReader.UsageError("unknown api '\(text)'") }
                 api = parsed
-            case "--help", "-h":
-                help = true
-                return
             case "--embedded-broker": embeddedBroker = true
             case "--serve-broker": servePort = try reader.integer(for: argument, minimum: 0)
             default: throw ArgumentReader.UsageError("unknown option '\(argument)'")

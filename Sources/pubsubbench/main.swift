@@ -8,16 +8,13 @@ import Foundation
 import PubSubBroker
 import BenchSupport
 
+let arguments = Array(CommandLine.arguments.dropFirst())
+CommandLineManners.answerHelp(arguments, usage: PubSubBenchOptions.usage)
 let options: PubSubBenchOptions
 do {
-    options = try PubSubBenchOptions(arguments: Array(CommandLine.arguments.dropFirst()))
+    options = try PubSubBenchOptions(arguments: arguments)
 } catch {
-    FileHandle.standardError.write(Data("pubsubbench: \(error) (pubsubbench --help for usage)\n".utf8))
-    exit(2)
-}
-if options.help {
-    print(PubSubBenchOptions.usage)
-    exit(0)
+    CommandLineManners.refuse("\(error)")
 }
 
 if let port = options.servePort {
