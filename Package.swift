@@ -28,6 +28,8 @@ let package = Package(
         .executableTarget(name: "demo", dependencies: ["PubSubClient", "PubSubBroker"]),
         // Autobahn|Testsuite echo client for the WireKit client role (Scripts/autobahn/run-client.sh).
         .executableTarget(name: "wirekit-autobahn-client", dependencies: ["WireKit"]),
+        // Autobahn|Testsuite echo server for the WireKit server role (Scripts/autobahn/run-server.sh).
+        .executableTarget(name: "wirekit-autobahn-server", dependencies: ["WireKit"], path: "Conformance/wirekit-autobahn-server"),
         // WebSocket client benchmark following the shared bench contract (modes rtt, pipeline, bulk, connections).
         // What the benchmark executables share: clock, result line, option reader, timing loops.
         .target(name: "BenchSupport"),

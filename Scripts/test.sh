@@ -4,7 +4,8 @@
 # treated as failures, runs `swift test`, then the Autobahn client conformance run.
 #
 #   Scripts/test.sh            everything CI runs
-#   SKIP_AUTOBAHN=1 Scripts/test.sh   unit + interop tests only
+#   SKIP_AUTOBAHN=1 Scripts/test.sh          unit + interop tests only (no Autobahn, either role)
+#   SKIP_AUTOBAHN_SERVER=1 Scripts/test.sh   leaves out the server-role Autobahn run only
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -42,6 +43,11 @@ if [ -z "${SKIP_AUTOBAHN:-}" ] && [ -x Scripts/autobahn/run-client.sh ]; then
     step "Autobahn|Testsuite fuzzing server against the WireKit client (cases 1-7, 10)"
     # The debug build made above: same verdicts as release for these cases, and no extra compile.
     Scripts/autobahn/run-client.sh --debug --cases 1,2,3,4,5,6,7,10
+fi
+
+if [ -z "${SKIP_AUTOBAHN:-}" ] && [ -z "${SKIP_AUTOBAHN_SERVER:-}" ]; then
+    step "Autobahn|Testsuite fuzzing client against the WireKit server role (cases 1-7, 10)"
+    Scripts/autobahn/run-server.sh --debug --cases 1,2,3,4,5,6,7,10
 fi
 
 step "done in $(( $(date +%s) - T0 ))s"
