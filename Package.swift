@@ -41,11 +41,16 @@ let package = Package(
         // Microbenchmarks of the WebSocket core (frame codec, masking, UTF-8); run in release.
         .executableTarget(name: "wirekit-microbench", dependencies: ["WireKit", "BenchSupport"]),
 
+        // The fuzz targets' checks (Scripts/fuzz.sh builds the libFuzzer entry points of Fuzz/Entry
+        // around them; FuzzHarnessTests replays the committed corpus through them).
+        .target(name: "FuzzHarness", dependencies: ["WireKit", "PubSubProtocol", "PubSubClient"], path: "Fuzz/Harness"),
+
         .testTarget(name: "DigestsTests", dependencies: ["Digests"]),
         .testTarget(
             name: "WireKitTests", dependencies: ["WireKit"],
             exclude: ["Interop/peers", "TLSCertificates", "TLS/peers"]),
         .testTarget(name: "PubSubProtocolTests", dependencies: ["PubSubProtocol"]),
+        .testTarget(name: "FuzzHarnessTests", dependencies: ["FuzzHarness"], path: "Fuzz/Tests"),
         .testTarget(name: "PubSubClientTests", dependencies: ["PubSubClient", "PubSubBroker"]),
         .testTarget(name: "PubSubBrokerTests", dependencies: ["PubSubBroker", "PubSubClient"]),
         // Runs the built `demo` executable (story, broker, chat through pipes). Depending on the
