@@ -53,7 +53,7 @@ for t in "${TARGETS[@]}"; do
     out="$SCRATCH/fuzzers/$t"
     if [ ! -x "$out" ] || [ -n "$(find "${OBJECTS[@]}" "Fuzz/Entry/$t.swift" -newer "$out" -print -quit)" ]; then
         echo "fuzz.sh: linking $out" >&2
-        swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name "fuzz_${t//-/_}" \
+        swiftc -O -sanitize=fuzzer,address -use-ld=lld -parse-as-library -module-name "fuzz_${t//-/_}" \
             -I "$BIN/Modules" "Fuzz/Entry/$t.swift" "${OBJECTS[@]}" -o "$out" >&2 || die "linking $t failed"
     fi
 done

@@ -5,8 +5,8 @@ import WireKit
 /// so the head parser, the checks and the switch to frames are all in play.
 ///
 /// Input: byte 0 picks the role (even: client, odd: server), byte 1 seeds the chunking.
-/// Chunking must not change the events (see `comparable`); a server that opens must have answered 101 and one
-/// that refuses must have answered with a 4xx before closing.
+/// Chunking must not change the events (see `comparable`); a server that opens must have
+/// answered 101 and one that refuses must have answered with a 4xx before closing.
 enum HandshakeFuzzer {
     static let name = "handshake"
 
