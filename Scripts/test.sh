@@ -8,7 +8,7 @@
 #   Scripts/test.sh            everything CI runs
 #   SKIP_AUTOBAHN=1 Scripts/test.sh          unit + interop tests only (no Autobahn, either role)
 #   SKIP_AUTOBAHN_SERVER=1 Scripts/test.sh   leaves out the server-role Autobahn run only
-#   SKIP_FUZZ=1 Scripts/test.sh              no fuzzing step (FUZZ_SECONDS=N: seconds per target, default 10)
+#   SKIP_FUZZ=1 Scripts/test.sh              no fuzzing step (FUZZ_SECONDS=N: seconds per target, default 8)
 #   SKIP_TSAN=1 Scripts/test.sh              no ThreadSanitizer step (TSAN_FILTER, TSAN_SKIP: the suites it runs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,8 +17,10 @@ export PUBSUB_TEST_ENV=${PUBSUB_TEST_ENV:-$ROOT/.build-testenv}
 mkdir -p "$PUBSUB_TEST_ENV"
 T0=$(date +%s)
 TSAN_FILTER=${TSAN_FILTER:-'WireKitTests|EndToEnd|Faces|BrokerNetworkTests|BrokerScaleTests|BrokerTLSTests|PythonInteropTests|DemoTests'}
-# Single-threaded property tests of the sans-I/O core: a third of the TSan time, nothing to race.
-TSAN_SKIP=${TSAN_SKIP:-'WebSocketFrameChunkingPropertyTests|WebSocketStateMachineFuzzTests|UTF8ValidatorTests'}
+# Single-threaded property tests of the sans-I/O core (a third of the TSan time, nothing to race),
+# and one timing test (50 ms pings, 300 ms timeout) that TSan's slowdown on a loaded machine can
+# miss; both run in the plain `swift test` above.
+TSAN_SKIP=${TSAN_SKIP:-'WebSocketFrameChunkingPropertyTests|WebSocketStateMachineFuzzTests|UTF8ValidatorTests|testPingsAreAnsweredInBothProtocolVersions'}
 step() { printf '\n==> %s (+%ss)\n' "$*" "$(( $(date +%s) - T0 ))"; }
 
 step "Python peers (websockets) in $PUBSUB_TEST_ENV/venv"
@@ -58,8 +60,8 @@ if [ -z "${SKIP_AUTOBAHN:-}" ] && [ -z "${SKIP_AUTOBAHN_SERVER:-}" ]; then
 fi
 
 if [ -z "${SKIP_FUZZ:-}" ]; then
-    step "Fuzzing: every target for ${FUZZ_SECONDS:-10}s (Scripts/fuzz.sh, findings in .build-fuzz/findings/)"
-    Scripts/fuzz.sh --seconds "${FUZZ_SECONDS:-10}"
+    step "Fuzzing: every target for ${FUZZ_SECONDS:-8}s (Scripts/fuzz.sh, findings in .build-fuzz/findings/)"
+    Scripts/fuzz.sh --seconds "${FUZZ_SECONDS:-8}"
 fi
 
 if [ -z "${SKIP_TSAN:-}" ]; then
