@@ -58,6 +58,14 @@ final class HandshakeTests: XCTestCase {
         }
     }
 
+    /// Fuzz finding (url): "?" followed by a combining mark is one Character, so the query was
+    /// not seen as one and the resource name lacked its leading "/".
+    func testQueryStartingWithACombiningMarkKeepsTheLeadingSlash() throws {
+        let url = try WebSocketURL("ws://[::1]:8?\u{05B0}")
+        XCTAssertEqual(url.resourceName, "/?%D6%B0")
+        XCTAssertEqual(try WebSocketURL(url.description), url)
+    }
+
     func testInvalidHeaderValuesAreRefused() throws {
         let url = try WebSocketURL("ws://h/")
         XCTAssertThrowsError(try ClientHandshake(url: url, headers: ["X": "a\r\nInjected: 1"]))
