@@ -56,7 +56,7 @@ enum JSONFuzzer {
             return x.count == y.count && x.allSatisfy { key, value in y[key].map { equivalent(value, $0) } ?? false }
         case (.int(let x), .double(let y)), (.double(let y), .int(let x)):
             return Double(x) == y
-        case (.double(let x), .null) where !x.isFinite:
+        case (.double(let x), .null) where !x.isFinite, (.null, .double(let x)) where !x.isFinite:
             // `1e400` parses to infinity, written as null like JavaScript's JSON.stringify does.
             return true
         default:
