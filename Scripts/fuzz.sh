@@ -44,8 +44,20 @@ FLAGS=(-c release --scratch-path "$SCRATCH" -Xswiftc -sanitize=fuzzer,address)
 echo "fuzz.sh: building FuzzHarness with -sanitize=fuzzer,address" >&2
 swift build "${FLAGS[@]}" --target FuzzHarness >&2 || die "build failed"
 BIN=$(swift build "${FLAGS[@]}" --show-bin-path) || die "no bin path"
+# FuzzHarness and every target it depends on, from the manifest (a new module needs no edit here).
+MODULES=$(swift package describe --type json | python3 -c '
+import json, sys
+targets = {t["name"]: t for t in json.load(sys.stdin)["targets"]}
+seen, todo = [], ["FuzzHarness"]
+while todo:
+    name = todo.pop()
+    if name in seen or name not in targets:
+        continue
+    seen.append(name)
+    todo.extend(targets[name].get("target_dependencies", []))
+print(" ".join(seen))') || die "cannot read the manifest"
 OBJECTS=()
-for module in Digests WireKit PubSubProtocol PubSubClient FuzzHarness; do
+for module in $MODULES; do
     OBJECTS+=("$BIN/$module.build/"*.o)
 done
 mkdir -p "$SCRATCH/fuzzers"
