@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh clone: installs the peers the tests need (a Python venv
-# with `websockets`; the Autobahn|Testsuite fuzzing server on Python 2.7), builds with warnings
+# with `websockets`; tinyproxy; the Autobahn|Testsuite fuzzing server on Python 2.7), builds with warnings
 # treated as failures, runs `swift test`, then the Autobahn client conformance run.
 #
 #   Scripts/test.sh            everything CI runs
@@ -20,6 +20,12 @@ if ! "$PY" -c 'import websockets' 2>/dev/null; then
     "$PUBSUB_TEST_ENV/venv/bin/pip" install -q --disable-pip-version-check -r Scripts/requirements-test.txt
 fi
 export WIREKIT_TEST_PYTHON="$PY"
+
+step "tinyproxy (the HTTP proxy the proxy tests start)"
+if ! command -v tinyproxy >/dev/null && [ ! -x /usr/bin/tinyproxy ] && [ ! -x /usr/sbin/tinyproxy ]; then
+    SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    $SUDO apt-get update -qq && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tinyproxy >/dev/null
+fi
 export WIREKIT_REQUIRE_PEERS=1
 
 step "swift build --build-tests (warnings fail the build)"

@@ -24,6 +24,11 @@ public struct WebSocketOptions: Sendable {
     public var sendHighWaterMark: Int
     /// Makes the transport; replace it to add TLS or a custom stream.
     public var transportFactory: WebSocketTransportFactory
+    /// An HTTP proxy to tunnel through with CONNECT (`ws://` and `wss://`); see `HTTPProxy`.
+    public var proxy: HTTPProxy?
+    /// When `proxy` is nil: use the proxy the environment names (`https_proxy`, `http_proxy`,
+    /// `no_proxy`; see `HTTPProxy.fromEnvironment`). Off by default.
+    public var proxyFromEnvironment: Bool
 
     public init(
         headers: HTTPHeaders = HTTPHeaders(),
@@ -37,7 +42,9 @@ public struct WebSocketOptions: Sendable {
         keepalive: WebSocketKeepalive? = nil,
         pingTimeout: Duration = .seconds(10),
         sendHighWaterMark: Int = 1 << 20,
-        transportFactory: WebSocketTransportFactory = .default
+        transportFactory: WebSocketTransportFactory = .default,
+        proxy: HTTPProxy? = nil,
+        proxyFromEnvironment: Bool = false
     ) {
         self.headers = headers
         self.origin = origin
@@ -51,6 +58,8 @@ public struct WebSocketOptions: Sendable {
         self.pingTimeout = pingTimeout
         self.sendHighWaterMark = sendHighWaterMark
         self.transportFactory = transportFactory
+        self.proxy = proxy
+        self.proxyFromEnvironment = proxyFromEnvironment
     }
 
     /// The state machine's configuration for these options.
