@@ -29,6 +29,8 @@ public struct WebSocketOptions: Sendable {
     /// When `proxy` is nil: use the proxy the environment names (`https_proxy`, `http_proxy`,
     /// `no_proxy`; see `HTTPProxy.fromEnvironment`). Off by default.
     public var proxyFromEnvironment: Bool
+    /// permessage-deflate (RFC 7692), offered by default (like browsers); `nil` does not offer it.
+    public var perMessageDeflate: PerMessageDeflateOptions?
 
     public init(
         headers: HTTPHeaders = HTTPHeaders(),
@@ -44,7 +46,8 @@ public struct WebSocketOptions: Sendable {
         sendHighWaterMark: Int = 1 << 20,
         transportFactory: WebSocketTransportFactory = .default,
         proxy: HTTPProxy? = nil,
-        proxyFromEnvironment: Bool = false
+        proxyFromEnvironment: Bool = false,
+        perMessageDeflate: PerMessageDeflateOptions? = PerMessageDeflateOptions()
     ) {
         self.headers = headers
         self.origin = origin
@@ -60,6 +63,7 @@ public struct WebSocketOptions: Sendable {
         self.transportFactory = transportFactory
         self.proxy = proxy
         self.proxyFromEnvironment = proxyFromEnvironment
+        self.perMessageDeflate = perMessageDeflate
     }
 
     /// The state machine's configuration for these options.
@@ -69,7 +73,8 @@ public struct WebSocketOptions: Sendable {
             maxMessageSize: maxMessageSize,
             handshakeTimeout: handshakeTimeout,
             closeTimeout: closeTimeout,
-            keepalive: keepalive
+            keepalive: keepalive,
+            perMessageDeflate: perMessageDeflate
         )
     }
 }
