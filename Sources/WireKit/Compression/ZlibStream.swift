@@ -19,6 +19,8 @@ final class ZlibStream: @unchecked Sendable {
     private static let Z_OK: Int32 = 0, Z_STREAM_END: Int32 = 1, Z_BUF_ERROR: Int32 = -5
     private static let Z_SYNC_FLUSH: Int32 = 2
     private static let Z_DEFLATED: Int32 = 8
+    /// Output produced per zlib call, in bytes (a stack buffer).
+    private static let chunkSize = 32 << 10
 
     /// A compressor with a window of 2^`windowBits` bytes (9...15), `level` 0...9 (-1: zlib's
     /// default) and `memoryLevel` 1...9.
@@ -92,38 +94,33 @@ final class ZlibStream: @unchecked Sendable {
             stream.storeBytes(of: nil, toByteOffset: ZlibLibrary.Field.nextIn, as: UnsafeRawPointer?.self)
             stream.storeBytes(of: nil, toByteOffset: ZlibLibrary.Field.nextOut, as: UnsafeMutableRawPointer?.self)
         }
-        while true {
-            // Room for the next round: at least 1 KiB, growing with what is there, capped at limit + 1.
-            let start = output.count
-            let room = min(max(1024, min(start, 1 << 20), input.count + 64), (limit == .max ? .max : limit + 1 - start))
-            guard room > 0 else { return false }
-            output.append(contentsOf: repeatElement(0, count: room))
-            var produced = 0
-            let code: Int32 = output.withUnsafeMutableBytes { all in
-                let base = all.baseAddress! + start
-                stream.storeBytes(of: base, toByteOffset: ZlibLibrary.Field.nextOut, as: UnsafeMutableRawPointer?.self)
+        // zlib writes into a stack buffer, appended with one copy: no zero-filling of the output.
+        return try withUnsafeTemporaryAllocation(byteCount: Self.chunkSize, alignment: 16) { chunk throws(ZlibError) -> Bool in
+            while true {
+                let room = limit == .max ? Self.chunkSize : min(Self.chunkSize, limit + 1 - output.count)
+                guard room > 0 else { return false }
+                stream.storeBytes(of: chunk.baseAddress, toByteOffset: ZlibLibrary.Field.nextOut, as: UnsafeMutableRawPointer?.self)
                 stream.storeBytes(of: UInt32(room), toByteOffset: ZlibLibrary.Field.availOut, as: UInt32.self)
                 let code = step()
-                produced = room - Int(stream.load(fromByteOffset: ZlibLibrary.Field.availOut, as: UInt32.self))
-                return code
-            }
-            output.removeLast(room - produced)
-            let availableIn = stream.load(fromByteOffset: ZlibLibrary.Field.availIn, as: UInt32.self)
-            switch code {
-            case Self.Z_OK, Self.Z_BUF_ERROR, Self.Z_STREAM_END:
-                if code == Self.Z_BUF_ERROR && produced == 0 && availableIn > 0 {
-                    throw .failed(code: code, message: "no progress")
+                let produced = room - Int(stream.load(fromByteOffset: ZlibLibrary.Field.availOut, as: UInt32.self))
+                if produced > 0 { output.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<produced])) }
+                let availableIn = stream.load(fromByteOffset: ZlibLibrary.Field.availIn, as: UInt32.self)
+                switch code {
+                case Self.Z_OK, Self.Z_BUF_ERROR, Self.Z_STREAM_END:
+                    if code == Self.Z_BUF_ERROR && produced == 0 && availableIn > 0 {
+                        throw .failed(code: code, message: "no progress")
+                    }
+                    if code == Self.Z_STREAM_END {
+                        // The peer ended the deflate stream (a final block): the rest is not deflate data.
+                        streamEnded = true
+                        return true
+                    }
+                    // Done when the input is used up and zlib did not fill the space it had.
+                    if availableIn == 0 && produced < room { return true }
+                    if limit != .max && output.count > limit { return false }
+                default:
+                    throw .failed(code: code, message: message)
                 }
-                // Done when the input is used up and zlib did not fill the space it had.
-                if availableIn == 0 && produced < room { return true }
-                if code == Self.Z_STREAM_END {
-                    // The peer ended the deflate stream (a final block): the rest is not deflate data.
-                    streamEnded = true
-                    return true
-                }
-                if limit != .max && output.count > limit { return false }
-            default:
-                throw .failed(code: code, message: message)
             }
         }
     }

@@ -410,7 +410,7 @@ public struct WebSocketStateMachine: Sendable {
         handshakeDeadline = head.status == 101 ? nil : handshakeDeadline
         switch head.status {
         case 101:
-            let info: WebSocketHandshakeInfo
+            var info: WebSocketHandshakeInfo
             do {
                 var checked = head
                 if deflateOffer != nil, let options = configuration.perMessageDeflate {
@@ -421,6 +421,7 @@ public struct WebSocketStateMachine: Sendable {
                     checked.headers.remove(name: "Sec-WebSocket-Extensions")
                 }
                 info = try handshake.validate(checked)
+                info.headers = head.headers
             } catch {
                 return fail(error, now: now)
             }
@@ -502,6 +503,8 @@ public struct WebSocketStateMachine: Sendable {
     public var perMessageDeflateParameters: PerMessageDeflateParameters? { deflate?.parameters }
 
     private mutating func open(_ info: WebSocketHandshakeInfo, now: WebSocketInstant) {
+        var info = info
+        info.perMessageDeflate = deflate?.parameters
         state = .open
         handshakeDeadline = nil
         lastReceive = now
