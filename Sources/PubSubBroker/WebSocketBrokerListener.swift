@@ -15,9 +15,11 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
     /// Binds `host`:`port` and starts feeding `engine`; with `tls`, every accepted connection is
     /// wrapped in a server-side TLS transport first (`wss://`).
     static func start(
-        host: String, port: Int, path: String, tls: TLSServerConfiguration?, engine: BrokerEngine
+        host: String, port: Int, path: String, tls: TLSServerConfiguration?,
+        perMessageDeflate: PerMessageDeflateOptions? = nil, engine: BrokerEngine
     ) throws -> WebSocketBrokerListener {
         var serverOptions = WebSocketServerOptions()
+        serverOptions.perMessageDeflate = perMessageDeflate
         // socketcluster-server (ws) compares the path exactly and refuses others with HTTP 400.
         serverOptions.acceptRequest = { request in requestPath(request.target) == path ? nil : 400 }
         if let tls {
