@@ -38,6 +38,8 @@ let package = Package(
         .executableTarget(name: "pubsub-microbench", dependencies: ["PubSubProtocol", "BenchSupport"]),
         // Microbenchmarks of the WebSocket core (frame codec, masking, UTF-8); run in release.
         .executableTarget(name: "wirekit-microbench", dependencies: ["WireKit", "BenchSupport"]),
+        // permessage-deflate on vs off for JSON-like text (throughput, wire bytes, CPU); run in release.
+        .executableTarget(name: "wirekit-deflatebench", dependencies: ["WireKit", "BenchSupport"]),
 
         .testTarget(name: "DigestsTests", dependencies: ["Digests"]),
         .testTarget(
