@@ -38,6 +38,8 @@ struct PerMessageDeflate: Sendable {
     }
 
     private var sendWindowBits: Int { role == .client ? parameters.clientMaxWindowBits : parameters.serverMaxWindowBits }
+    /// The peer's window: the decompressor needs no more (RFC 7692 §7.1.2).
+    private var receiveWindowBits: Int { role == .client ? parameters.serverMaxWindowBits : parameters.clientMaxWindowBits }
     private var sendNoContextTakeover: Bool { role == .client ? parameters.clientNoContextTakeover : parameters.serverNoContextTakeover }
     private var receiveNoContextTakeover: Bool { role == .client ? parameters.serverNoContextTakeover : parameters.clientNoContextTakeover }
 
@@ -127,7 +129,7 @@ struct PerMessageDeflate: Sendable {
     private mutating func inflate(_ bytes: UnsafeRawBufferPointer) -> WebSocketError? {
         let withinLimit: Bool
         do throws(ZlibError) {
-            if inflater == nil { inflater = try ZlibStream(inflateWindowBits: 15) }
+            if inflater == nil { inflater = try ZlibStream(inflateWindowBits: receiveWindowBits) }
             if inflater!.streamEnded { throw .failed(code: 1, message: "data after the end of the deflate stream") }
             withinLimit = try inflater!.inflate(bytes, into: &inflated, limit: maxMessageSize)
         } catch {
