@@ -45,9 +45,10 @@ echo "swift test: $PASSED passed, $FAILED failed"
 [ "$TEST_RC" -eq 0 ] && [ "$FAILED" -eq 0 ] && [ "$PASSED" -gt 0 ] || { echo "test.sh: swift test failed" >&2; exit 1; }
 
 if [ -z "${SKIP_AUTOBAHN:-}" ] && [ -x Scripts/autobahn/run-client.sh ]; then
-    step "Autobahn|Testsuite fuzzing server against the WireKit client (cases 1-7, 10)"
+    step "Autobahn|Testsuite fuzzing server against the WireKit client (cases 1-7, 10; 12 and 13 at their 3 smallest payloads)"
     # The debug build made above: same verdicts as release for these cases, and no extra compile.
-    Scripts/autobahn/run-client.sh --debug --cases 1,2,3,4,5,6,7,10
+    # Sections 12-13 (permessage-deflate) in full take far longer (the Python 2 server compresses).
+    Scripts/autobahn/run-client.sh --debug --cases '1,2,3,4,5,6,7,10,12.*.1,12.*.2,12.*.3,13.*.1,13.*.2,13.*.3'
 fi
 
 step "done in $(( $(date +%s) - T0 ))s"
