@@ -28,6 +28,8 @@ let package = Package(
         .executableTarget(name: "demo", dependencies: ["PubSubClient", "PubSubBroker"]),
         // Autobahn|Testsuite echo client for the WireKit client role (Scripts/autobahn/run-client.sh).
         .executableTarget(name: "wirekit-autobahn-client", dependencies: ["WireKit"]),
+        // Autobahn|Testsuite echo server for the WireKit server role (Scripts/autobahn/run-server.sh).
+        .executableTarget(name: "wirekit-autobahn-server", dependencies: ["WireKit"], path: "Conformance/wirekit-autobahn-server"),
         // WebSocket client benchmark following the shared bench contract (modes rtt, pipeline, bulk, connections).
         // What the benchmark executables share: clock, result line, option reader, timing loops.
         .target(name: "BenchSupport"),
@@ -41,11 +43,16 @@ let package = Package(
         // permessage-deflate on vs off for JSON-like text (throughput, wire bytes, CPU); run in release.
         .executableTarget(name: "wirekit-deflatebench", dependencies: ["WireKit", "BenchSupport"]),
 
+        // The fuzz targets' checks (Scripts/fuzz.sh builds the libFuzzer entry points of Fuzz/Entry
+        // around them; FuzzHarnessTests replays the committed corpus through them).
+        .target(name: "FuzzHarness", dependencies: ["WireKit", "PubSubProtocol", "PubSubClient"], path: "Fuzz/Harness"),
+
         .testTarget(name: "DigestsTests", dependencies: ["Digests"]),
         .testTarget(
             name: "WireKitTests", dependencies: ["WireKit"],
             exclude: ["Interop/peers", "TLSCertificates", "TLS/peers"]),
         .testTarget(name: "PubSubProtocolTests", dependencies: ["PubSubProtocol"]),
+        .testTarget(name: "FuzzHarnessTests", dependencies: ["FuzzHarness"], path: "Fuzz/Tests"),
         .testTarget(name: "PubSubClientTests", dependencies: ["PubSubClient", "PubSubBroker"]),
         .testTarget(name: "PubSubBrokerTests", dependencies: ["PubSubBroker", "PubSubClient"]),
         // Runs the built `demo` executable (story, broker, chat through pipes). Depending on the

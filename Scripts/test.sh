@@ -1,16 +1,26 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh clone: installs the peers the tests need (a Python venv
-# with `websockets`; tinyproxy; the Autobahn|Testsuite fuzzing server on Python 2.7), builds with warnings
-# treated as failures, runs `swift test`, then the Autobahn client conformance run.
+# with `websockets`; tinyproxy; the Autobahn|Testsuite fuzzing server on Python 2.7), builds with
+# warnings treated as failures, runs `swift test`, then the Autobahn conformance runs (client and
+# server role), a short fuzzing run of every parser (Scripts/fuzz.sh) and the I/O-heavy suites
+# under ThreadSanitizer.
 #
 #   Scripts/test.sh            everything CI runs
-#   SKIP_AUTOBAHN=1 Scripts/test.sh   unit + interop tests only
+#   SKIP_AUTOBAHN=1 Scripts/test.sh          unit + interop tests only (no Autobahn, either role)
+#   SKIP_AUTOBAHN_SERVER=1 Scripts/test.sh   leaves out the server-role Autobahn run only
+#   SKIP_FUZZ=1 Scripts/test.sh              no fuzzing step (FUZZ_SECONDS=N: seconds per target, default 8)
+#   SKIP_TSAN=1 Scripts/test.sh              no ThreadSanitizer step (TSAN_FILTER, TSAN_SKIP: the suites it runs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 export PUBSUB_TEST_ENV=${PUBSUB_TEST_ENV:-$ROOT/.build-testenv}
 mkdir -p "$PUBSUB_TEST_ENV"
 T0=$(date +%s)
+TSAN_FILTER=${TSAN_FILTER:-'WireKitTests|EndToEnd|Faces|BrokerNetworkTests|BrokerScaleTests|BrokerTLSTests|PythonInteropTests|DemoTests'}
+# Single-threaded property tests of the sans-I/O core (a third of the TSan time, nothing to race),
+# and one timing test (50 ms pings, 300 ms timeout) that TSan's slowdown on a loaded machine can
+# miss; both run in the plain `swift test` above.
+TSAN_SKIP=${TSAN_SKIP:-'WebSocketFrameChunkingPropertyTests|WebSocketStateMachineFuzzTests|UTF8ValidatorTests|testPingsAreAnsweredInBothProtocolVersions'}
 step() { printf '\n==> %s (+%ss)\n' "$*" "$(( $(date +%s) - T0 ))"; }
 
 step "Python peers (websockets) in $PUBSUB_TEST_ENV/venv"
@@ -50,6 +60,32 @@ if [ -z "${SKIP_AUTOBAHN:-}" ] && [ -x Scripts/autobahn/run-client.sh ]; then
     # Sections 12-13 (permessage-deflate) in full take far longer (the Python 2 server compresses);
     # Autobahn matches case patterns as prefixes, so 12.*.1 would also select 12.*.10-18.
     Scripts/autobahn/run-client.sh --debug --cases '1,2,3,4,5,6,7,10,12.*.2,12.*.3,12.*.4,13.*.2,13.*.3,13.*.4'
+fi
+
+if [ -z "${SKIP_AUTOBAHN:-}" ] && [ -z "${SKIP_AUTOBAHN_SERVER:-}" ]; then
+    step "Autobahn|Testsuite fuzzing client against the WireKit server role (cases 1-7, 10; 12 and 13 at 64, 256 and 1024-byte payloads)"
+    Scripts/autobahn/run-server.sh --debug --cases '1,2,3,4,5,6,7,10,12.*.2,12.*.3,12.*.4,13.*.2,13.*.3,13.*.4'
+fi
+
+if [ -z "${SKIP_FUZZ:-}" ]; then
+    step "Fuzzing: every target for ${FUZZ_SECONDS:-8}s (Scripts/fuzz.sh, findings in .build-fuzz/findings/)"
+    Scripts/fuzz.sh --seconds "${FUZZ_SECONDS:-8}"
+fi
+
+if [ -z "${SKIP_TSAN:-}" ]; then
+    step "ThreadSanitizer: the I/O suites (own scratch path .build-tsan)"
+    TSAN_LOG="$PUBSUB_TEST_ENV/tsan.log"
+    swift build --build-tests --sanitize=thread --scratch-path .build-tsan >"$PUBSUB_TEST_ENV/tsan-build.log" 2>&1 ||
+        { tail -30 "$PUBSUB_TEST_ENV/tsan-build.log" >&2; echo "test.sh: the ThreadSanitizer build failed" >&2; exit 1; }
+    TSAN_RC=0
+    TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" swift test --skip-build --sanitize=thread --scratch-path .build-tsan \
+        --disable-swift-testing --filter "$TSAN_FILTER" --skip "$TSAN_SKIP" >"$TSAN_LOG" 2>&1 || TSAN_RC=$?
+    grep -E "^Test Suite 'Selected tests'|Executed [0-9]+ tests" "$TSAN_LOG" | tail -1
+    if grep -q "ThreadSanitizer:" "$TSAN_LOG" || [ "$TSAN_RC" -ne 0 ]; then
+        grep -m 20 -A 12 "ThreadSanitizer:" "$TSAN_LOG" >&2 || tail -40 "$TSAN_LOG" >&2
+        echo "test.sh: ThreadSanitizer step failed (exit $TSAN_RC, log $TSAN_LOG)" >&2
+        exit 1
+    fi
 fi
 
 step "done in $(( $(date +%s) - T0 ))s"

@@ -60,6 +60,10 @@ public struct HTTPHeadParser: Sendable {
     /// at the end dropped.
     private func lineRanges() throws(ParseError) -> [Range<Int>] {
         guard isComplete else { throw ParseError("the HTTP head is incomplete") }
+        // RFC 9112 §2.2: a bare CR (not before LF) is invalid; kept, it would end up inside a value.
+        if let bareCR = bytes.indices.first(where: { bytes[$0] == 0x0D && bytes[$0 + 1] != 0x0A }) {
+            throw ParseError("bare CR in the HTTP head (offset \(bareCR))")
+        }
         var ranges: [Range<Int>] = []
         ranges.reserveCapacity(16)
         var lineStart = 0

@@ -435,7 +435,8 @@ public struct WebSocketStateMachine: Sendable {
             let cap = max(0, configuration.maxRejectionBodySize)
             let announced = head.headers.first(name: "Content-Length").flatMap { Int($0) }.map { max(0, $0) }
             let expected = min(announced ?? 0, cap)
-            let body = Array(rest.prefix(min(max(expected, rest.count), cap)))
+            // Up to the announced length; without one, what came with the head (up to the cap).
+            let body = Array(rest.prefix(announced == nil ? cap : expected))
             if body.count >= expected {
                 finishRejection(status: head.status, headers: head.headers, body: body)
             } else {

@@ -78,7 +78,7 @@ public struct WebSocketURL: Sendable, Hashable, CustomStringConvertible {
         }
         if rest.isEmpty {
             resourceName = "/"
-        } else if rest.hasPrefix("?") {
+        } else if rest.utf8.first == UInt8(ascii: "?") { // not hasPrefix: "?" + a combining mark is one Character
             resourceName = Self.percentEncodingNonASCII("/" + rest)
         } else {
             resourceName = Self.percentEncodingNonASCII(String(rest))

@@ -58,6 +58,14 @@ final class HandshakeTests: XCTestCase {
         }
     }
 
+    /// Fuzz finding (url): "?" followed by a combining mark is one Character, so the query was
+    /// not seen as one and the resource name lacked its leading "/".
+    func testQueryStartingWithACombiningMarkKeepsTheLeadingSlash() throws {
+        let url = try WebSocketURL("ws://[::1]:8?\u{05B0}")
+        XCTAssertEqual(url.resourceName, "/?%D6%B0")
+        XCTAssertEqual(try WebSocketURL(url.description), url)
+    }
+
     func testInvalidHeaderValuesAreRefused() throws {
         let url = try WebSocketURL("ws://h/")
         XCTAssertThrowsError(try ClientHandshake(url: url, headers: ["X": "a\r\nInjected: 1"]))
@@ -143,5 +151,20 @@ final class HandshakeTests: XCTestCase {
             if used != nil { XCTAssertEqual(i, text.count - 5) }
         }
         XCTAssertEqual(try splitParser.responseHead().headers.first(name: "a"), "1")
+    }
+
+    /// Fuzz finding (http-head): a bare CR stayed inside a header value ("Upgrade\r...").
+    /// RFC 9112 §2.2: a bare CR is invalid; the head is refused.
+    func testBareCRInTheHeadIsRefused() throws {
+        func parser(_ text: String) throws -> HTTPHeadParser {
+            var parser = HTTPHeadParser()
+            let used = try Array(text.utf8).withUnsafeBytes { try parser.append($0) }
+            XCTAssertEqual(used, text.utf8.count)
+            return parser
+        }
+        let request = try parser("GET / HTTP/1.1\r\nConnection: Upgrade\rSec-WebSocket-Key: x\r\n\r\n")
+        XCTAssertThrowsError(try request.requestHead()) { XCTAssertTrue("\($0)".contains("bare CR"), "\($0)") }
+        let response = try parser("HTTP/1.1 101 Switching\rProtocols\r\nUpgrade: websocket\r\n\r\n")
+        XCTAssertThrowsError(try response.responseHead()) { XCTAssertTrue("\($0)".contains("bare CR"), "\($0)") }
     }
 }

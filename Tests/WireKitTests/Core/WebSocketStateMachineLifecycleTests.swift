@@ -49,6 +49,17 @@ final class WebSocketStateMachineLifecycleTests: XCTestCase {
         XCTAssertTrue(machine.wantsTransportClosed)
     }
 
+    /// Fuzz finding (handshake): bytes after the announced body, in the same read as the head,
+    /// were added to the body, so the body depended on how the response was split.
+    func testRejectionBodyStopsAtContentLengthWithinOneRead() throws {
+        let handshake = try ClientHandshake(url: try WebSocketURL("ws://h/"))
+        var machine = WebSocketStateMachine(client: handshake)
+        machine.start(now: ManualClock().now)
+        machine.receive(Array("HTTP/1.1 403 Forbidden\r\nContent-Length: 10\r\n\r\nforbidden\nUnsafe".utf8), now: ManualClock().now)
+        guard case .handshakeRejected(403, _, let body)? = closedInfo(machine.drainEvents())?.error else { return XCTFail() }
+        XCTAssertEqual(String(decoding: body, as: UTF8.self), "forbidden\n")
+    }
+
     func testRejectionBodyIsCappedAndEndsAtEOF() throws {
         let handshake = try ClientHandshake(url: try WebSocketURL("ws://h/"))
         var machine = WebSocketStateMachine(client: handshake, configuration: WebSocketConfiguration(maxRejectionBodySize: 4))
