@@ -109,17 +109,10 @@ public final class HTTPProxyTransport: Transport, @unchecked Sendable {
             if let failure {
                 handler?(.closed(.proxy(failure)))
             } else if let error {
-                let reason: HTTPProxyError.UnreachableReason?
                 switch error {
-                case .hostNotFound(_, let detail): reason = .hostNotFound(detail)
-                case .connectionRefused: reason = .connectionRefused
-                case .connectTimedOut(_, _, let seconds): reason = .connectTimedOut(seconds: seconds)
-                case .unreachable: reason = .networkUnreachable
-                default: reason = nil
-                }
-                if let reason {
-                    handler?(.closed(.proxy(.unreachable(host: proxy.host, port: proxy.port, reason: reason))))
-                } else {
+                case .hostNotFound, .connectionRefused, .connectTimedOut, .unreachable:
+                    handler?(.closed(.proxy(.unreachable(host: proxy.host, port: proxy.port, underlying: error))))
+                default:
                     handler?(.closed(.proxy(.tunnelClosed("\(error)"))))
                 }
             } else if closeRequested {
