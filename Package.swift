@@ -43,6 +43,8 @@ let package = Package(
         .executableTarget(name: "pubsub-microbench", dependencies: ["PubSubProtocol", "BenchSupport"]),
         // Microbenchmarks of the WebSocket core (frame codec, masking, UTF-8); run in release.
         .executableTarget(name: "wirekit-microbench", dependencies: ["WireKit", "BenchSupport"]),
+        // permessage-deflate on vs off for JSON-like text (throughput, wire bytes, CPU); run in release.
+        .executableTarget(name: "wirekit-deflatebench", dependencies: ["WireKit", "BenchSupport"]),
 
         // The fuzz targets' checks (Scripts/fuzz.sh builds the libFuzzer entry points of Fuzz/Entry
         // around them; FuzzHarnessTests replays the committed corpus through them).

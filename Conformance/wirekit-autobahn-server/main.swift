@@ -8,6 +8,7 @@ import WireKit
 // Listens on WebSocketServer and echoes every message back unchanged. Prints
 // `wirekit-autobahn-server: listening on HOST:PORT` once ready (port 0 picks a free one), then
 // serves until killed. With --tls-cert/--tls-key it serves wss:// with that certificate.
+// permessage-deflate is accepted (sections 12 and 13).
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("wirekit-autobahn-server: \(message)\n".utf8))
@@ -33,6 +34,8 @@ guard (0...65535).contains(port) else { fail("bad --port") }
 
 // Autobahn 9.x sends messages up to 16 MiB; leave headroom like the reference servers do.
 var options = WebSocketServerOptions(handshakeTimeout: .seconds(30), maxMessageSize: 32 << 20, closeTimeout: .seconds(5))
+// Sections 12 and 13: accept permessage-deflate (WebSocketServer declines it unless enabled).
+options.perMessageDeflate = PerMessageDeflateOptions()
 if certificatePath != nil || keyPath != nil {
     guard let certificatePath, let keyPath else { fail("--tls-cert and --tls-key go together") }
     do {

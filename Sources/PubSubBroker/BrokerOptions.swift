@@ -27,6 +27,9 @@ public struct BrokerOptions: Sendable {
     /// Whether clients may publish (`allowClientPublish`, true). When false, a client `#publish`
     /// invoke fails with `InvalidActionError` "Client publish feature is disabled".
     public var allowClientPublish: Bool
+    /// permessage-deflate for clients that offer it (socketcluster-server's `perMessageDeflate`);
+    /// `nil` (the default) declines it.
+    public var perMessageDeflate: PerMessageDeflateOptions?
 
     /// The socketcluster-server 19 defaults, with a random `authKey`.
     public init(
@@ -39,7 +42,8 @@ public struct BrokerOptions: Sendable {
         handshakeTimeout: Duration = .milliseconds(10_000),
         ackTimeout: Duration = .milliseconds(10_000),
         path: String = "/socketcluster/",
-        allowClientPublish: Bool = true
+        allowClientPublish: Bool = true,
+        perMessageDeflate: PerMessageDeflateOptions? = nil
     ) {
         self.authKey = authKey ?? BrokerOptions.randomKey()
         self.authDefaultExpiry = authDefaultExpiry
@@ -51,6 +55,7 @@ public struct BrokerOptions: Sendable {
         self.ackTimeout = ackTimeout
         self.path = path
         self.allowClientPublish = allowClientPublish
+        self.perMessageDeflate = perMessageDeflate
     }
 
     private static func randomKey() -> String {

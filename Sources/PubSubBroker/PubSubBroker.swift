@@ -98,7 +98,8 @@ extension PubSubBroker {
         tls: TLSServerConfiguration? = nil
     ) async throws -> PubSubBroker {
         let engine = BrokerEngine(options: options)
-        let listener = try WebSocketBrokerListener.start(host: host, port: port, path: options.path, tls: tls, engine: engine)
+        let listener = try WebSocketBrokerListener.start(host: host, port: port, path: options.path, tls: tls,
+                                                         perMessageDeflate: options.perMessageDeflate, engine: engine)
         return PubSubBroker(engine: engine, listener: listener, host: host, isSecure: tls != nil)
     }
 

@@ -15,9 +15,11 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
     /// Binds `host`:`port` and starts feeding `engine`; with `tls`, WireKit's server speaks
     /// `wss://` (its `handshakeTimeout` bounds the TLS handshake and the upgrade).
     static func start(
-        host: String, port: Int, path: String, tls: TLSServerConfiguration?, engine: BrokerEngine
+        host: String, port: Int, path: String, tls: TLSServerConfiguration?,
+        perMessageDeflate: PerMessageDeflateOptions? = nil, engine: BrokerEngine
     ) throws -> WebSocketBrokerListener {
         var serverOptions = WebSocketServerOptions()
+        serverOptions.perMessageDeflate = perMessageDeflate
         // socketcluster-server (ws) compares the path exactly and refuses others with HTTP 400.
         serverOptions.acceptRequest = { request in requestPath(request.target) == path ? nil : 400 }
         serverOptions.tls = tls

@@ -1,3 +1,5 @@
+import PubSubClient
+
 /// What the command line asks for: `demo`, `demo broker ...` or `demo chat ...`.
 enum Command: Equatable {
     /// The printed story with an embedded broker and two users; `trace` adds every frame.
@@ -5,7 +7,7 @@ enum Command: Equatable {
     /// An embedded broker in the foreground until Ctrl-C.
     case broker(host: String, port: Int)
     /// An interactive chat against a SocketCluster server.
-    case chat(url: String, name: String, room: String, timeout: Int)
+    case chat(url: String, name: String, room: String, timeout: Int, proxy: HTTPProxy? = nil)
     /// The usage text.
     case help
 
@@ -13,9 +15,10 @@ enum Command: Equatable {
         usage: demo [--trace]                         the story: an embedded broker and two chat users
                                                       (--trace also prints every frame sent and received)
                demo broker [--host HOST] [--port N]   a broker in the foreground until Ctrl-C (port 0 = any free port)
-               demo chat --url URL --name NAME [--room ROOM] [--timeout SECONDS]
+               demo chat --url URL --name NAME [--room ROOM] [--timeout SECONDS] [--proxy URL]
                                                       an interactive chat (room "lobby", connect and answer
-                                                      timeout 10 s by default); /quit leaves
+                                                      timeout 10 s by default); /quit leaves; --proxy
+                                                      http://[user:pass@]host:port tunnels through an HTTP proxy
                demo -h | --help                       this text
         exit status: 0 success, 1 failure (the story went wrong, the broker could not listen, the chat
                      could not connect or was disconnected), 2 usage error
@@ -56,7 +59,15 @@ enum Command: Equatable {
             guard let timeout = Int(timeoutText), (1...3_600).contains(timeout) else {
                 throw UsageError("--timeout must be a number of seconds from 1 to 3600, not \(timeoutText)")
             }
-            self = .chat(url: url, name: name, room: room, timeout: timeout)
+            var proxy: HTTPProxy?
+            if let proxyText = options.removeValue(forKey: "proxy") {
+                do {
+                    proxy = try HTTPProxy(url: proxyText)
+                } catch {
+                    throw UsageError("--proxy: \(error)")
+                }
+            }
+            self = .chat(url: url, name: name, room: room, timeout: timeout, proxy: proxy)
         default:
             self = .story(trace: options.removeValue(forKey: "trace") != nil)
         }
@@ -66,7 +77,7 @@ enum Command: Equatable {
     private static let optionsTaken: [String: [String: Bool]] = [
         "story": ["trace": false],
         "broker": ["host": true, "port": true],
-        "chat": ["url": true, "name": true, "room": true, "timeout": true],
+        "chat": ["url": true, "name": true, "room": true, "timeout": true, "proxy": true],
     ]
 
     private static func options(

@@ -9,6 +9,8 @@ struct ChatCommand {
     var room: String
     /// How long connecting, the handshake and each acknowledged call may take.
     var timeout: Duration
+    /// An HTTP proxy to tunnel through (`--proxy`).
+    var proxy: HTTPProxy? = nil
 
     /// Least time between two typing notices.
     private static let typingInterval: Duration = .seconds(3)
@@ -25,7 +27,8 @@ struct ChatCommand {
             address: address,
             connectTimeout: timeout,
             ackTimeout: timeout,
-            reconnectPolicy: ReconnectPolicy(initialDelay: .seconds(1), randomness: .seconds(1), maxDelay: .seconds(15))))
+            reconnectPolicy: ReconnectPolicy(initialDelay: .seconds(1), randomness: .seconds(1), maxDelay: .seconds(15))),
+            webSocketOptions: WebSocketOptions(proxy: proxy))
         let channel = ChatMessage.channel(room: room)
         let me = ChatMessage.newSenderID()
         let say = { (type: ChatMessage.Kind, text: String?) in ChatMessage(type: type, name: name, text: text, from: me).json }

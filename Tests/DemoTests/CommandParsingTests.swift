@@ -1,4 +1,5 @@
 @testable import demo
+import WireKit
 import XCTest
 
 /// The demo's command line, tested in-process (DemoTests depends on the `demo` executable
@@ -39,6 +40,10 @@ final class CommandParsingTests: XCTestCase {
                        .chat(url: "ws://h/socketcluster/", name: "ann", room: "lobby", timeout: 10))
         XCTAssertEqual(try Command(arguments: ["chat", "--url=ws://h/", "--name=ann", "--room", "dev", "--timeout", "2"]),
                        .chat(url: "ws://h/", name: "ann", room: "dev", timeout: 2))
+        XCTAssertEqual(try Command(arguments: ["chat", "--url=ws://h/", "--name=ann", "--proxy", "http://u:p@proxy:3128"]),
+                       .chat(url: "ws://h/", name: "ann", room: "lobby", timeout: 10,
+                             proxy: HTTPProxy(host: "proxy", port: 3128, username: "u", password: "p")))
+        XCTAssertThrowsError(try Command(arguments: ["chat", "--url=ws://h/", "--name=ann", "--proxy", "socks5://h:1"]))
         XCTAssertThrowsError(try Command(arguments: ["chat", "--name", "ann"])) { error in
             XCTAssertEqual("\(error)", "demo chat needs --url")
         }

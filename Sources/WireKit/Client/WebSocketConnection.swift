@@ -75,8 +75,9 @@ final class WebSocketConnection: @unchecked Sendable {
         let configuration = options.configuration
         let factory = options.transportFactory
         let connectTimeout = options.connectTimeout
+        let proxy = try options.proxy(for: url)
         makeDriver = { () throws(WebSocketError) in
-            let transport = try factory.makeTransport(url, connectTimeout)
+            let transport = try factory.makeTransport(url, connectTimeout: connectTimeout, proxy: proxy)
             return WebSocketConnectionDriver(machine: WebSocketStateMachine(client: handshake, configuration: configuration),
                                              transport: transport, queue: queue)
         }

@@ -24,6 +24,13 @@ public struct WebSocketOptions: Sendable {
     public var sendHighWaterMark: Int
     /// Makes the transport; replace it to add TLS or a custom stream.
     public var transportFactory: WebSocketTransportFactory
+    /// An HTTP proxy to tunnel through with CONNECT (`ws://` and `wss://`); see `HTTPProxy`.
+    public var proxy: HTTPProxy?
+    /// When `proxy` is nil: use the proxy the environment names (`https_proxy`, `http_proxy`,
+    /// `no_proxy`; see `HTTPProxy.fromEnvironment`). Off by default.
+    public var proxyFromEnvironment: Bool
+    /// permessage-deflate (RFC 7692), offered by default (like browsers); `nil` does not offer it.
+    public var perMessageDeflate: PerMessageDeflateOptions?
 
     /// Options with the defaults documented on each property.
     public init(
@@ -38,7 +45,10 @@ public struct WebSocketOptions: Sendable {
         keepalive: WebSocketKeepalive? = nil,
         pingTimeout: Duration = .seconds(10),
         sendHighWaterMark: Int = 1 << 20,
-        transportFactory: WebSocketTransportFactory = .default
+        transportFactory: WebSocketTransportFactory = .default,
+        proxy: HTTPProxy? = nil,
+        proxyFromEnvironment: Bool = false,
+        perMessageDeflate: PerMessageDeflateOptions? = PerMessageDeflateOptions()
     ) {
         self.headers = headers
         self.origin = origin
@@ -52,6 +62,9 @@ public struct WebSocketOptions: Sendable {
         self.pingTimeout = pingTimeout
         self.sendHighWaterMark = sendHighWaterMark
         self.transportFactory = transportFactory
+        self.proxy = proxy
+        self.proxyFromEnvironment = proxyFromEnvironment
+        self.perMessageDeflate = perMessageDeflate
     }
 
     /// The state machine's configuration for these options.
@@ -61,7 +74,8 @@ public struct WebSocketOptions: Sendable {
             maxMessageSize: maxMessageSize,
             handshakeTimeout: handshakeTimeout,
             closeTimeout: closeTimeout,
-            keepalive: keepalive
+            keepalive: keepalive,
+            perMessageDeflate: perMessageDeflate
         )
     }
 }

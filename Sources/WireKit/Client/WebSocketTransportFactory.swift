@@ -4,9 +4,15 @@ public struct WebSocketTransportFactory: Sendable {
     /// `connectTimeout`, or throws a `WebSocketError` saying why it cannot.
     public let makeTransport: @Sendable (_ url: WebSocketURL, _ connectTimeout: Duration) throws(WebSocketError) -> any Transport
 
-    /// A factory that calls `makeTransport`.
-    public init(_ makeTransport: @escaping @Sendable (_ url: WebSocketURL, _ connectTimeout: Duration) throws(WebSocketError) -> any Transport) {
+    /// Returns an unstarted transport to `url` through an HTTP proxy's CONNECT tunnel; `nil` for
+    /// factories that cannot tunnel (see `WebSocketOptions.proxy`).
+    public let makeTunneledTransport: (@Sendable (_ url: WebSocketURL, _ proxy: HTTPProxy, _ connectTimeout: Duration) throws(WebSocketError) -> any Transport)?
+
+    /// A factory that calls `makeTransport`, and `makeTunneledTransport` for connections through a proxy.
+    public init(_ makeTransport: @escaping @Sendable (_ url: WebSocketURL, _ connectTimeout: Duration) throws(WebSocketError) -> any Transport,
+                tunneled makeTunneledTransport: (@Sendable (_ url: WebSocketURL, _ proxy: HTTPProxy, _ connectTimeout: Duration) throws(WebSocketError) -> any Transport)? = nil) {
         self.makeTransport = makeTransport
+        self.makeTunneledTransport = makeTunneledTransport
     }
 
     /// Plain TCP only: `wss://` throws `.transport(.unsupported(...))`.
@@ -15,6 +21,11 @@ public struct WebSocketTransportFactory: Sendable {
             throw .transport(.unsupported("wss:// needs a TLS transport and this factory has none (use WebSocketTransportFactory.tls())"))
         }
         return TCPTransport(host: url.host, port: url.port, connectTimeout: connectTimeout.wireKitSeconds)
+    } tunneled: { url, proxy, connectTimeout throws(WebSocketError) in
+        guard !url.isSecure else {
+            throw .transport(.unsupported("wss:// needs a TLS transport and this factory has none (use WebSocketTransportFactory.tls())"))
+        }
+        return HTTPProxyTransport(host: url.host, port: url.port, proxy: proxy, connectTimeout: connectTimeout.wireKitSeconds)
     }
 
     /// What `WebSocketOptions` uses unless told otherwise: TCP for `ws://`, TLS verified

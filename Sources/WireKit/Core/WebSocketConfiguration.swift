@@ -20,6 +20,8 @@ public struct WebSocketConfiguration: Sendable, Hashable {
     public var subprotocols: [String]
     /// Server role: extra header fields sent with the 101 response.
     public var responseHeaders: HTTPHeaders
+    /// permessage-deflate (RFC 7692): a client offers it, a server accepts an offer; `nil`: off.
+    public var perMessageDeflate: PerMessageDeflateOptions?
 
     /// The defaults: 16 MiB frames and messages, 16 KiB heads, 64 KiB rejection bodies,
     /// 10 s handshake, 5 s close wait, no keepalive.
@@ -32,7 +34,8 @@ public struct WebSocketConfiguration: Sendable, Hashable {
         closeTimeout: Duration = .seconds(5),
         keepalive: WebSocketKeepalive? = nil,
         subprotocols: [String] = [],
-        responseHeaders: HTTPHeaders = HTTPHeaders()
+        responseHeaders: HTTPHeaders = HTTPHeaders(),
+        perMessageDeflate: PerMessageDeflateOptions? = nil
     ) {
         self.maxFrameSize = maxFrameSize
         self.maxMessageSize = maxMessageSize
@@ -43,6 +46,7 @@ public struct WebSocketConfiguration: Sendable, Hashable {
         self.keepalive = keepalive
         self.subprotocols = subprotocols
         self.responseHeaders = responseHeaders
+        self.perMessageDeflate = perMessageDeflate
     }
 }
 

@@ -33,12 +33,15 @@ public struct WebSocketHandshakeInfo: Sendable, Hashable {
     public var headers: HTTPHeaders
     /// The request target (path and query) of the upgrade request.
     public var resourceName: String
+    /// What permessage-deflate settled, when it was negotiated.
+    public var perMessageDeflate: PerMessageDeflateParameters?
 
     /// What a handshake settled.
-    public init(subprotocol: String?, headers: HTTPHeaders, resourceName: String) {
+    public init(subprotocol: String?, headers: HTTPHeaders, resourceName: String, perMessageDeflate: PerMessageDeflateParameters? = nil) {
         self.subprotocol = subprotocol
         self.headers = headers
         self.resourceName = resourceName
+        self.perMessageDeflate = perMessageDeflate
     }
 }
 

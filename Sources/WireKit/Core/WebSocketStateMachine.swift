@@ -70,6 +70,10 @@ public struct WebSocketStateMachine: Sendable {
     private var controlPayload: [UInt8] = []
     /// Opcode of the fragmented message we are sending, if one is unfinished.
     private var outgoingFragmentOpcode: WebSocketOpcode?
+    /// permessage-deflate, once negotiated.
+    private var deflate: PerMessageDeflate?
+    /// Whether the frame whose payload is arriving belongs to a compressed message.
+    private var currentFrameIsCompressed = false
 
     private var output: [UInt8] = []
     private var maskingKeys = WebSocketMaskingKeySource()
@@ -140,6 +144,11 @@ public struct WebSocketStateMachine: Sendable {
         case .idle:
             guard let handshake = clientHandshake else { return }
             output.append(contentsOf: handshake.requestBytes())
+            if let offer = deflateOffer {
+                // The request ends with an empty line: the offer goes in before it.
+                output.removeLast(2)
+                output.append(contentsOf: "Sec-WebSocket-Extensions: \(offer)\r\n\r\n".utf8)
+            }
             state = .awaitingResponse
         case .awaitingRequest:
             guard handshakeDeadline == nil else { return }
@@ -188,6 +197,7 @@ public struct WebSocketStateMachine: Sendable {
         try checkCanSendData()
         var text = text
         text.withUTF8 { utf8 in
+            if deflate != nil, encodeCompressed(.text, payload: UnsafeRawBufferPointer(utf8)) { return }
             encode(.text, fin: true, payload: UnsafeRawBufferPointer(utf8))
         }
     }
@@ -195,7 +205,10 @@ public struct WebSocketStateMachine: Sendable {
     /// Sends a binary message. Throws `.notOpen` during the handshake and `.closed` once closing.
     public mutating func sendBinary(_ bytes: some ContiguousBytes) throws(WebSocketError) {
         try checkCanSendData()
-        bytes.withUnsafeBytes { encode(.binary, fin: true, payload: $0) }
+        bytes.withUnsafeBytes { payload in
+            if deflate != nil, encodeCompressed(.binary, payload: payload) { return }
+            encode(.binary, fin: true, payload: payload)
+        }
     }
 
     /// Sends one fragment: `.text` or `.binary` starts a message, `.continuation` continues it,
@@ -406,9 +419,18 @@ public struct WebSocketStateMachine: Sendable {
         handshakeDeadline = head.status == 101 ? nil : handshakeDeadline
         switch head.status {
         case 101:
-            let info: WebSocketHandshakeInfo
+            var info: WebSocketHandshakeInfo
             do {
-                info = try handshake.validate(head)
+                var checked = head
+                if deflateOffer != nil, let options = configuration.perMessageDeflate {
+                    let answer = head.headers.listElements(name: "Sec-WebSocket-Extensions")
+                    if let parameters = try PerMessageDeflateNegotiation.accept(answer: answer, offered: options) {
+                        enableDeflate(parameters, options: options)
+                    }
+                    checked.headers.remove(name: "Sec-WebSocket-Extensions")
+                }
+                info = try handshake.validate(checked)
+                info.headers = head.headers
             } catch {
                 return fail(error, now: now)
             }
@@ -458,7 +480,14 @@ public struct WebSocketStateMachine: Sendable {
         } catch {
             return reject(status: 400, reason: "\(error)")
         }
-        output.append(contentsOf: handshake.responseBytes(extraHeaders: configuration.responseHeaders))
+        var responseHeaders = configuration.responseHeaders
+        if let options = configuration.perMessageDeflate, ZlibLibrary.isAvailable,
+           let (parameters, answer) = PerMessageDeflateNegotiation.respond(
+            to: handshake.request.headers.listElements(name: "Sec-WebSocket-Extensions"), options: options) {
+            enableDeflate(parameters, options: options)
+            responseHeaders.add(name: "Sec-WebSocket-Extensions", value: answer)
+        }
+        output.append(contentsOf: handshake.responseBytes(extraHeaders: responseHeaders))
         open(handshake.info, now: now)
         let rest = UnsafeRawBufferPointer(rebasing: bytes[used...])
         if !rest.isEmpty { receiveFrames(rest, now: now) }
@@ -471,7 +500,23 @@ public struct WebSocketStateMachine: Sendable {
         wantsTransportClosed = true
     }
 
+    /// The client's permessage-deflate offer, when configured and zlib is there.
+    private var deflateOffer: String? {
+        guard role == .client, let options = configuration.perMessageDeflate, ZlibLibrary.isAvailable else { return nil }
+        return PerMessageDeflateNegotiation.offer(options)
+    }
+
+    private mutating func enableDeflate(_ parameters: PerMessageDeflateParameters, options: PerMessageDeflateOptions) {
+        deflate = PerMessageDeflate(parameters: parameters, role: role, options: options, maxMessageSize: configuration.maxMessageSize)
+        decoder.allowedReservedBits = 0b100
+    }
+
+    /// What permessage-deflate settled, if it was negotiated.
+    public var perMessageDeflateParameters: PerMessageDeflateParameters? { deflate?.parameters }
+
     private mutating func open(_ info: WebSocketHandshakeInfo, now: WebSocketInstant) {
+        var info = info
+        info.perMessageDeflate = deflate?.parameters
         state = .open
         handshakeDeadline = nil
         lastReceive = now
@@ -495,9 +540,14 @@ public struct WebSocketStateMachine: Sendable {
             case .header(let header):
                 currentHeader = header
                 if header.opcode.isControl {
+                    if header.reservedBits != 0 { return fail(.protocolViolation("RSV1 set on a \(header.opcode) frame"), now: now) }
                     controlPayload.removeAll(keepingCapacity: true)
                 } else {
                     do {
+                        if deflate != nil {
+                            currentFrameIsCompressed = try deflate!.begin(header, assemblerBusy: assembler.messageOpcode != nil)
+                            if currentFrameIsCompressed { continue }
+                        }
                         try assembler.begin(header)
                     } catch {
                         return fail(error, now: now)
@@ -514,6 +564,14 @@ public struct WebSocketStateMachine: Sendable {
                         }
                     }
                     if isFrameEnd { receiveControl(header.opcode, now: now) }
+                } else if currentFrameIsCompressed {
+                    do {
+                        if let message = try deflate!.receive(slice, key: header.maskingKey, offset: offset, isFrameEnd: isFrameEnd) {
+                            push(message)
+                        }
+                    } catch {
+                        return fail(error, now: now)
+                    }
                 } else {
                     do {
                         if let message = try assembler.receive(slice, key: header.maskingKey, offset: offset, isFrameEnd: isFrameEnd) {
@@ -599,6 +657,18 @@ public struct WebSocketStateMachine: Sendable {
     private mutating func encode(_ opcode: WebSocketOpcode, fin: Bool, payload: UnsafeRawBufferPointer) {
         WebSocketFrameEncoder.encode(opcode: opcode, fin: fin, payload: payload,
                                      maskingKey: role == .client ? maskingKeys.next() : nil, into: &output)
+    }
+
+    /// Sends a whole message compressed (RSV1 set) when permessage-deflate takes it; false
+    /// when it should go uncompressed.
+    private mutating func encodeCompressed(_ opcode: WebSocketOpcode, payload: UnsafeRawBufferPointer) -> Bool {
+        let key = role == .client ? maskingKeys.next() : nil
+        var output = self.output
+        self.output = []
+        defer { self.output = output }
+        return deflate!.compress(payload) { compressed in
+            WebSocketFrameEncoder.encode(opcode: opcode, fin: true, reservedBits: 0b100, payload: compressed, maskingKey: key, into: &output)
+        }
     }
 
     private mutating func encodeClose(code: WebSocketCloseCode, reason: String) {

@@ -36,6 +36,8 @@ public struct WebSocketServerOptions: Sendable {
     /// Serve `wss://`: certificate chain and key for TLS on every accepted connection (the TLS
     /// handshake is bounded by `handshakeTimeout`). Takes precedence over `acceptedTransport`.
     public var tls: TLSServerConfiguration?
+    /// permessage-deflate (RFC 7692) for clients that offer it; `nil` (the default): declined.
+    public var perMessageDeflate: PerMessageDeflateOptions?
     /// Wraps each accepted TCP connection before the WebSocket handshake (a custom stream
     /// layer); `nil` serves plain TCP.
     public var acceptedTransport: (@Sendable (TCPTransport) -> any Transport)?
@@ -82,7 +84,8 @@ public struct WebSocketServerOptions: Sendable {
             closeTimeout: closeTimeout,
             keepalive: keepalive,
             subprotocols: subprotocols,
-            responseHeaders: responseHeaders
+            responseHeaders: responseHeaders,
+            perMessageDeflate: perMessageDeflate
         )
     }
 }

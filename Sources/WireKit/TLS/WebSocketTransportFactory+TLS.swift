@@ -20,6 +20,16 @@ extension WebSocketTransportFactory {
                 host: url.host, port: url.port, connectTimeout: connectTimeout.wireKitSeconds,
                 handshakeTimeout: handshakeTimeout.wireKitSeconds, configuration: configuration)
             #endif
+        } tunneled: { url, proxy, connectTimeout throws(WebSocketError) in
+            let tunnel = HTTPProxyTransport(host: url.host, port: url.port, proxy: proxy, connectTimeout: connectTimeout.wireKitSeconds)
+            guard url.isSecure else { return tunnel }
+            #if canImport(Glibc)
+            // TLS to the origin inside the tunnel: SNI and verification use the URL's host.
+            return TLSTransport(wrapping: tunnel, host: url.host, configuration: configuration,
+                                handshakeTimeout: handshakeTimeout.wireKitSeconds)
+            #else
+            throw .transport(.unsupported("wss:// through an HTTP proxy is not supported on this platform yet"))
+            #endif
         }
     }
 }

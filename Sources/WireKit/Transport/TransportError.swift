@@ -6,7 +6,7 @@ import Darwin
 
 /// A failure of the byte stream under a WebSocket: name resolution, connecting, reading,
 /// writing or listening.
-public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
+public indirect enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The host name did not resolve (`detail` is the resolver's message).
     case hostNotFound(host: String, detail: String)
     /// Every resolved address refused the connection (nothing listens on that port).
@@ -25,6 +25,8 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     case unsupported(String)
     /// TLS failed: certificate verification, handshake, or no TLS library (see `TLSError`).
     case tls(TLSError)
+    /// The HTTP proxy refused or could not open the tunnel, or could not be reached (see `HTTPProxyError`).
+    case proxy(HTTPProxyError)
 
     /// What failed, in words.
     public var description: String {
@@ -46,6 +48,8 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .unsupported(message):
             return message
         case let .tls(error):
+            return error.description
+        case let .proxy(error):
             return error.description
         }
     }

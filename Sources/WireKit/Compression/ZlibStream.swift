@@ -1,0 +1,127 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One raw-deflate (RFC 1951, no zlib header) compressor or decompressor: a `z_stream` owned
+/// from creation to `deinit`.
+///
+/// `@unchecked Sendable`: it belongs to one connection's state machine, which is confined to
+/// the connection's queue.
+final class ZlibStream: @unchecked Sendable {
+    enum Kind { case deflater, inflater }
+
+    private let zlib: ZlibLibrary
+    private let stream: ZlibLibrary.Stream
+    let kind: Kind
+
+    private static let Z_OK: Int32 = 0, Z_STREAM_END: Int32 = 1, Z_BUF_ERROR: Int32 = -5
+    private static let Z_SYNC_FLUSH: Int32 = 2
+    private static let Z_DEFLATED: Int32 = 8
+    /// Output produced per zlib call, in bytes (a stack buffer).
+    private static let chunkSize = 32 << 10
+
+    /// A compressor with a window of 2^`windowBits` bytes (9...15), `level` 0...9 (-1: zlib's
+    /// default) and `memoryLevel` 1...9.
+    init(deflateLevel level: Int32, windowBits: Int, memoryLevel: Int32) throws(ZlibError) {
+        zlib = try ZlibLibrary.loaded()
+        kind = .deflater
+        stream = UnsafeMutableRawPointer.allocate(byteCount: ZlibLibrary.streamSize, alignment: 8)
+        stream.initializeMemory(as: UInt8.self, repeating: 0, count: ZlibLibrary.streamSize)
+        let code = zlib.deflateInit2_(stream, level, Self.Z_DEFLATED, -Int32(windowBits), memoryLevel, 0, zlib.version, Int32(ZlibLibrary.streamSize))
+        guard code == Self.Z_OK else {
+            stream.deallocate()
+            throw .failed(code: code, message: "deflateInit2 (window bits \(windowBits), level \(level))")
+        }
+    }
+
+    /// A decompressor accepting windows up to 2^`windowBits` bytes (8...15).
+    init(inflateWindowBits windowBits: Int) throws(ZlibError) {
+        zlib = try ZlibLibrary.loaded()
+        kind = .inflater
+        stream = UnsafeMutableRawPointer.allocate(byteCount: ZlibLibrary.streamSize, alignment: 8)
+        stream.initializeMemory(as: UInt8.self, repeating: 0, count: ZlibLibrary.streamSize)
+        let code = zlib.inflateInit2_(stream, -Int32(windowBits), zlib.version, Int32(ZlibLibrary.streamSize))
+        guard code == Self.Z_OK else {
+            stream.deallocate()
+            throw .failed(code: code, message: "inflateInit2 (window bits \(windowBits))")
+        }
+    }
+
+    deinit {
+        switch kind {
+        case .deflater: _ = zlib.deflateEnd(stream)
+        case .inflater: _ = zlib.inflateEnd(stream)
+        }
+        stream.deallocate()
+    }
+
+    /// Inflater: the peer's data ended its deflate stream (a block with BFINAL); `reset()` before more.
+    private(set) var streamEnded = false
+
+    /// Forgets the history (no context takeover).
+    func reset() {
+        streamEnded = false
+        switch kind {
+        case .deflater: _ = zlib.deflateReset(stream)
+        case .inflater: _ = zlib.inflateReset(stream)
+        }
+    }
+
+    private var message: String {
+        stream.load(fromByteOffset: ZlibLibrary.Field.message, as: UnsafePointer<CChar>?.self).map { String(cString: $0) } ?? "no message"
+    }
+
+    /// Compresses `input` and sync-flushes, appending the output to `output` (it ends with the
+    /// empty stored block 00 00 FF FF).
+    func deflate(_ input: UnsafeRawBufferPointer, into output: inout [UInt8]) throws(ZlibError) {
+        _ = try run(input, into: &output, limit: Int.max) { zlib.deflate(stream, Self.Z_SYNC_FLUSH) }
+    }
+
+    /// Decompresses `input`, appending to `output`. Returns false, having stopped, as soon as
+    /// `output` would exceed `limit` bytes.
+    func inflate(_ input: UnsafeRawBufferPointer, into output: inout [UInt8], limit: Int) throws(ZlibError) -> Bool {
+        try run(input, into: &output, limit: limit) { zlib.inflate(stream, Self.Z_SYNC_FLUSH) }
+    }
+
+    /// Feeds all of `input`, growing `output` until zlib has no more to give. False when the
+    /// output reached `limit` + 1 bytes.
+    private func run(_ input: UnsafeRawBufferPointer, into output: inout [UInt8], limit: Int, step: () -> Int32) throws(ZlibError) -> Bool {
+        stream.storeBytes(of: input.baseAddress, toByteOffset: ZlibLibrary.Field.nextIn, as: UnsafeRawPointer?.self)
+        stream.storeBytes(of: UInt32(input.count), toByteOffset: ZlibLibrary.Field.availIn, as: UInt32.self)
+        defer {
+            stream.storeBytes(of: nil, toByteOffset: ZlibLibrary.Field.nextIn, as: UnsafeRawPointer?.self)
+            stream.storeBytes(of: nil, toByteOffset: ZlibLibrary.Field.nextOut, as: UnsafeMutableRawPointer?.self)
+        }
+        // zlib writes into a stack buffer, appended with one copy: no zero-filling of the output.
+        return try withUnsafeTemporaryAllocation(byteCount: Self.chunkSize, alignment: 16) { chunk throws(ZlibError) -> Bool in
+            while true {
+                let room = limit == .max ? Self.chunkSize : min(Self.chunkSize, limit + 1 - output.count)
+                guard room > 0 else { return false }
+                stream.storeBytes(of: chunk.baseAddress, toByteOffset: ZlibLibrary.Field.nextOut, as: UnsafeMutableRawPointer?.self)
+                stream.storeBytes(of: UInt32(room), toByteOffset: ZlibLibrary.Field.availOut, as: UInt32.self)
+                let code = step()
+                let produced = room - Int(stream.load(fromByteOffset: ZlibLibrary.Field.availOut, as: UInt32.self))
+                if produced > 0 { output.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<produced])) }
+                let availableIn = stream.load(fromByteOffset: ZlibLibrary.Field.availIn, as: UInt32.self)
+                switch code {
+                case Self.Z_OK, Self.Z_BUF_ERROR, Self.Z_STREAM_END:
+                    if code == Self.Z_BUF_ERROR && produced == 0 && availableIn > 0 {
+                        throw .failed(code: code, message: "no progress")
+                    }
+                    if code == Self.Z_STREAM_END {
+                        // The peer ended the deflate stream (a final block): the rest is not deflate data.
+                        streamEnded = true
+                        return true
+                    }
+                    // Done when the input is used up and zlib did not fill the space it had.
+                    if availableIn == 0 && produced < room { return true }
+                    if limit != .max && output.count > limit { return false }
+                default:
+                    throw .failed(code: code, message: message)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,140 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The permessage-deflate codec of one connection (RFC 7692 §6, §7.2), owned by its
+/// `WebSocketStateMachine`: compresses outgoing messages (RSV1 on their first frame, the
+/// trailing 00 00 FF FF removed) and inflates incoming ones (the trailer put back), checking the
+/// inflated size against the message limit while inflating. zlib streams are created on first use.
+struct PerMessageDeflate: Sendable {
+    let parameters: PerMessageDeflateParameters
+    let role: WebSocketRole
+    let options: PerMessageDeflateOptions
+    /// Largest inflated message, in bytes.
+    let maxMessageSize: Int
+
+    private var deflater: ZlibStream?
+    private var inflater: ZlibStream?
+    /// Compressed output of the message being sent; capacity reused.
+    private var compressed: [UInt8] = []
+    /// Unmasked input slice; capacity reused.
+    private var unmasked: [UInt8] = []
+    /// Inflated bytes of the message being received.
+    private var inflated: [UInt8] = []
+    /// Opcode of the compressed message being received, `nil` between messages.
+    private(set) var inboundOpcode: WebSocketOpcode?
+    private var inboundFrameIsFinal = false
+
+    private static let trailer: [UInt8] = [0x00, 0x00, 0xFF, 0xFF]
+    private static let retainedCapacity = 1 << 20
+
+    init(parameters: PerMessageDeflateParameters, role: WebSocketRole, options: PerMessageDeflateOptions, maxMessageSize: Int) {
+        self.parameters = parameters
+        self.role = role
+        self.options = options
+        self.maxMessageSize = maxMessageSize
+    }
+
+    private var sendWindowBits: Int { role == .client ? parameters.clientMaxWindowBits : parameters.serverMaxWindowBits }
+    /// The peer's window: the decompressor needs no more (RFC 7692 §7.1.2).
+    private var receiveWindowBits: Int { role == .client ? parameters.serverMaxWindowBits : parameters.clientMaxWindowBits }
+    private var sendNoContextTakeover: Bool { role == .client ? parameters.clientNoContextTakeover : parameters.serverNoContextTakeover }
+    private var receiveNoContextTakeover: Bool { role == .client ? parameters.serverNoContextTakeover : parameters.clientNoContextTakeover }
+
+    // MARK: Sending
+
+    /// Compresses a whole message. Returns nil when it should go uncompressed (below the size
+    /// threshold, a window of 8 bits, or zlib failed), otherwise calls `body` with the payload.
+    mutating func compress(_ payload: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) -> Bool {
+        guard payload.count >= options.minimumMessageSize, sendWindowBits >= 9 else { return false }
+        do throws(ZlibError) {
+            if deflater == nil {
+                deflater = try ZlibStream(deflateLevel: Int32(options.level), windowBits: sendWindowBits, memoryLevel: Int32(options.memoryLevel))
+            }
+            compressed.removeAll(keepingCapacity: true)
+            try deflater!.deflate(payload, into: &compressed)
+        } catch {
+            deflater = nil
+            return false
+        }
+        if sendNoContextTakeover { deflater?.reset() }
+        // A sync flush ends with an empty stored block, 00 00 FF FF: it is left off (§7.2.1).
+        if compressed.count >= 4, compressed.suffix(4).elementsEqual(Self.trailer) { compressed.removeLast(4) }
+        if compressed.isEmpty { compressed.append(0x00) } // §7.2.3.6: an empty message is one 0x00 byte.
+        compressed.withUnsafeBytes(body)
+        if compressed.capacity > Self.retainedCapacity { compressed = [] }
+        return true
+    }
+
+    // MARK: Receiving
+
+    /// A data frame header arrived while permessage-deflate is on. Returns true when the frame
+    /// belongs to a compressed message (this codec takes its payload), false for an uncompressed
+    /// one (the assembler takes it). Throws 1002 for RSV1 on a continuation frame and for a new
+    /// message inside an unfinished compressed one.
+    mutating func begin(_ header: WebSocketFrameHeader, assemblerBusy: Bool) throws(WebSocketError) -> Bool {
+        let rsv1 = header.reservedBits & 0b100 != 0
+        if header.opcode == .continuation {
+            if rsv1 { throw .protocolViolation("RSV1 set on a continuation frame") }
+            guard inboundOpcode != nil else { return false }
+        } else {
+            if let inboundOpcode {
+                throw .protocolViolation("new \(header.opcode) frame while a fragmented compressed \(inboundOpcode) message is unfinished")
+            }
+            guard rsv1 else { return false }
+            if assemblerBusy { throw .protocolViolation("new \(header.opcode) frame while a fragmented message is unfinished") }
+            inboundOpcode = header.opcode
+            inflated.removeAll(keepingCapacity: true)
+        }
+        inboundFrameIsFinal = header.fin
+        return true
+    }
+
+    /// A slice of a compressed message's frame (masked as on the wire). Returns the message
+    /// once its last frame ends. Throws 1009 as soon as the inflated size passes the limit,
+    /// 1007 for invalid UTF-8 in text, 1002 for data zlib rejects.
+    mutating func receive(_ slice: UnsafeRawBufferPointer, key: WebSocketMaskingKey?, offset: Int, isFrameEnd: Bool) throws(WebSocketError) -> WebSocketEvent? {
+        if !slice.isEmpty {
+            if let key {
+                unmasked.removeAll(keepingCapacity: true)
+                unmasked.append(contentsOf: slice)
+                unmasked.withUnsafeMutableBytes { WebSocketMasking.apply(key, to: $0, phase: offset) }
+                let input = unmasked
+                if let error = input.withUnsafeBytes({ inflate($0) }) { throw error }
+            } else if let error = inflate(slice) {
+                throw error
+            }
+        }
+        guard isFrameEnd, inboundFrameIsFinal, let opcode = inboundOpcode else { return nil }
+        if let error = Self.trailer.withUnsafeBytes({ inflate($0) }) { throw error }
+        inboundOpcode = nil
+        if receiveNoContextTakeover || inflater?.streamEnded == true { inflater?.reset() }
+        let event: WebSocketEvent
+        if opcode == .text {
+            guard inflated.withUnsafeBytes({ UTF8Validator.isValid($0) }) else {
+                throw .invalidUTF8("a compressed text message is not valid UTF-8")
+            }
+            event = .text(String(decoding: inflated, as: UTF8.self))
+        } else {
+            event = .binary(Data(inflated))
+        }
+        if inflated.capacity > Self.retainedCapacity { inflated = [] } else { inflated.removeAll(keepingCapacity: true) }
+        if unmasked.capacity > Self.retainedCapacity { unmasked = [] }
+        return event
+    }
+
+    /// Inflates onto `inflated`; returns the failure, if any.
+    private mutating func inflate(_ bytes: UnsafeRawBufferPointer) -> WebSocketError? {
+        let withinLimit: Bool
+        do throws(ZlibError) {
+            if inflater == nil { inflater = try ZlibStream(inflateWindowBits: receiveWindowBits) }
+            if inflater!.streamEnded { throw .failed(code: 1, message: "data after the end of the deflate stream") }
+            withinLimit = try inflater!.inflate(bytes, into: &inflated, limit: maxMessageSize)
+        } catch {
+            return .protocolViolation("cannot inflate a compressed message: \(error)")
+        }
+        return withinLimit ? nil : .messageTooBig(size: UInt64(inflated.count), limit: maxMessageSize)
+    }
+}

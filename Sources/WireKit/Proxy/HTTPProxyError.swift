@@ -1,0 +1,34 @@
+/// Why a connection through an HTTP proxy (CONNECT tunnel) could not be made.
+public indirect enum HTTPProxyError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The proxy answered CONNECT with a status other than 2xx and 407 (403: target not allowed,
+    /// 502/503/504: the proxy could not reach the target, ...).
+    case refused(status: Int, reason: String)
+    /// The proxy answered 407 (or 401): it wants credentials (`credentialsSent` false) or refused the ones sent.
+    case authenticationRequired(realm: String?, credentialsSent: Bool)
+    /// The proxy itself could not be reached (not found, refused, connect timeout); `underlying` says how.
+    case unreachable(host: String, port: Int, underlying: TransportError)
+    /// The proxy closed the connection before the tunnel was established.
+    case tunnelClosed(String)
+    /// The proxy's answer to CONNECT is not valid HTTP.
+    case invalidResponse(String)
+    /// No answer to CONNECT within the limit (seconds).
+    case timedOut(seconds: Double)
+
+    public var description: String {
+        switch self {
+        case let .refused(status, reason):
+            "the proxy refused the tunnel with HTTP \(status)\(reason.isEmpty ? "" : " \(reason)")"
+        case let .authenticationRequired(realm, credentialsSent):
+            (credentialsSent ? "the proxy rejected the credentials (HTTP 407/401)" : "the proxy requires authentication (HTTP 407/401); put user:password in the proxy URL")
+                + (realm.map { ", realm \"\($0)\"" } ?? "")
+        case let .unreachable(host, port, underlying):
+            "cannot reach the proxy \(host) port \(port): \(underlying)"
+        case let .tunnelClosed(why):
+            "the proxy closed the tunnel: \(why)"
+        case let .invalidResponse(why):
+            "invalid answer from the proxy: \(why)"
+        case let .timedOut(seconds):
+            "the proxy did not answer CONNECT within \(seconds) s"
+        }
+    }
+}

@@ -1,0 +1,104 @@
+// wirekit-deflatebench: permessage-deflate on vs off for JSON-like text, WireKit client against a
+// WireKit echo server in this process over loopback. Per payload size and setting: messages/s,
+// payload MB/s, bytes on the wire per message (client side, both directions, counted by a
+// transport wrapper), CPU per round trip (user+sys of the whole process: client and server).
+// Run the release build: `swift build -c release --product wirekit-deflatebench`.
+import Dispatch
+import Foundation
+import WireKit
+import BenchSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Counts the bytes a transport writes and reads.
+final class CountingTransport: Transport, @unchecked Sendable {
+    let inner: any Transport
+    let counter: ByteCounter
+    init(_ inner: any Transport, counter: ByteCounter) { self.inner = inner; self.counter = counter }
+    func start(queue: DispatchQueue, handler: @escaping @Sendable (TransportEvent) -> Void) {
+        let counter = self.counter
+        inner.start(queue: queue) { event in
+            if case .received(let bytes) = event { counter.add(read: bytes.count) }
+            handler(event)
+        }
+    }
+    func write(_ bytes: [UInt8]) { counter.add(written: bytes.count); inner.write(bytes) }
+    func write(contentsOf chunks: [[UInt8]]) { counter.add(written: chunks.reduce(0) { $0 + $1.count }); inner.write(contentsOf: chunks) }
+    var bufferedAmount: Int { inner.bufferedAmount }
+    func shutdownOutput() { inner.shutdownOutput() }
+    func close() { inner.close() }
+}
+
+final class ByteCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var written = 0, read = 0
+    func add(written n: Int = 0, read m: Int = 0) { lock.withLock { written += n; read += m } }
+    func reset() { lock.withLock { written = 0; read = 0 } }
+    var total: (written: Int, read: Int) { lock.withLock { (written, read) } }
+}
+
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+}
+
+/// JSON-like chat traffic of exactly `size` bytes; `seed` varies names, numbers and times.
+func jsonText(_ size: Int, seed: Int) -> String {
+    var text = "["
+    var index = seed &* 7919
+    while text.utf8.count < size {
+        text += ##"{"event":"#publish","data":{"channel":"chat/lobby","data":{"name":"user\##(index % 97)","text":"message number \##(index) from the lobby","ts":\##(1_700_000_000 + index * 37)}}},"##
+        index += 1
+    }
+    return String(text.utf8.prefix(size))!
+}
+
+func run(size: Int, count: Int, deflate: Bool) async throws -> String {
+    var serverOptions = WebSocketServerOptions()
+    serverOptions.maxMessageSize = 64 << 20
+    serverOptions.perMessageDeflate = deflate ? PerMessageDeflateOptions() : nil
+    let server = try WebSocketServer.start(host: "127.0.0.1", port: 0, options: serverOptions) { connection in
+        connection.onText = { [weak connection] text in try? connection?.write(text: text) }
+    }
+    let counter = ByteCounter()
+    var options = WebSocketOptions(maxMessageSize: 64 << 20, perMessageDeflate: deflate ? PerMessageDeflateOptions() : nil)
+    options.transportFactory = WebSocketTransportFactory { url, timeout throws(WebSocketError) in
+        CountingTransport(TCPTransport(host: url.host, port: url.port, connectTimeout: timeout.wireKitBenchSeconds), counter: counter)
+    }
+    let client = try WebSocket(url: "ws://127.0.0.1:\(server.port)/", options: options)
+    try await client.connect()
+    guard (client.handshakeInfo?.perMessageDeflate != nil) == deflate else { throw CocoaError(.featureUnsupported) }
+    // 64 different messages, cycled: context takeover sees similar, not identical, messages.
+    let texts = (0..<64).map { jsonText(size, seed: $0) }
+    var iterator = client.messages.makeAsyncIterator()
+    // Warm-up, then the measured run, one message in flight (request/response).
+    for text in texts.prefix(10) { try await client.send(text: text); _ = await iterator.next() }
+    counter.reset()
+    let cpu0 = cpuSeconds(), t0 = BenchClock.now()
+    for index in 0..<count {
+        try await client.send(text: texts[index % texts.count])
+        guard case .text(let echoed)? = await iterator.next(), echoed.utf8.count == size else { fatalError("bad echo") }
+    }
+    let seconds = Double(BenchClock.now() - t0) / 1e9, cpu = cpuSeconds() - cpu0
+    let (written, read) = counter.total
+    await client.close()
+    await server.stop()
+    return #"{"bench":"deflate","size":\#(size),"deflate":\#(deflate),"count":\#(count),"msgs_per_s":\#(Int(Double(count) / seconds)),"payload_MB_per_s":\#(String(format: "%.1f", Double(count * size * 2) / seconds / 1e6)),"wire_bytes_per_msg_up":\#(written / count),"wire_bytes_per_msg_down":\#(read / count),"cpu_us_per_roundtrip":\#(String(format: "%.1f", cpu / Double(count) * 1e6))}"#
+}
+
+extension Duration {
+    var wireKitBenchSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
+
+let done = DispatchSemaphore(value: 0)
+Task.detached {
+    for (size, count) in [(4096, 5000), (1 << 20, 100)] {
+        for deflate in [false, true] {
+            do { print(try await run(size: size, count: count, deflate: deflate)) } catch { print("error: \(error)") }
+        }
+    }
+    done.signal()
+}
+done.wait()
