@@ -124,6 +124,7 @@ extension TransportFailure {
             case .connectionRefused, .unreachable, .addressInUse: return .connectionRefused
             case .connectTimedOut: return .timedOut
             case .tls: return .tls
+            case .proxy: return .proxy
             case .unsupported: return .invalidRequest
             case .connectionReset, .system: return .connectionLost
             }

@@ -14,6 +14,8 @@ public struct TransportFailure: Error, Sendable, Equatable, CustomStringConverti
         case timedOut
         /// TLS failed (certificate, host name, pin, handshake, no TLS library).
         case tls
+        /// The HTTP proxy refused the tunnel, wanted credentials, or could not be reached.
+        case proxy
         /// The server answered the upgrade with this HTTP status instead of 101.
         case upgradeRejected(status: Int)
         /// The server answered the upgrade with a redirect, which is not followed.

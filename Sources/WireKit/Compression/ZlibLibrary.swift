@@ -84,6 +84,7 @@ public enum ZlibError: Error, Sendable, Hashable, CustomStringConvertible {
     /// zlib refused the parameters or the data (its return code and message).
     case failed(code: Int32, message: String)
 
+    /// Why zlib could not be used or failed, in words.
     public var description: String {
         switch self {
         case .unavailable(let reason): "zlib is not available: \(reason)"

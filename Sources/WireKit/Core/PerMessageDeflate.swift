@@ -77,14 +77,14 @@ struct PerMessageDeflate: Sendable {
     mutating func begin(_ header: WebSocketFrameHeader, assemblerBusy: Bool) throws(WebSocketError) -> Bool {
         let rsv1 = header.reservedBits & 0b100 != 0
         if header.opcode == .continuation {
-            if rsv1 { throw .protocolViolation("RSV1 set on a continuation frame") }
+            if rsv1 { throw .protocolViolation(.compressedContinuationFrame) }
             guard inboundOpcode != nil else { return false }
         } else {
             if let inboundOpcode {
-                throw .protocolViolation("new \(header.opcode) frame while a fragmented compressed \(inboundOpcode) message is unfinished")
+                throw .protocolViolation(.interleavedDataFrame(opcode: header.opcode, unfinished: inboundOpcode))
             }
             guard rsv1 else { return false }
-            if assemblerBusy { throw .protocolViolation("new \(header.opcode) frame while a fragmented message is unfinished") }
+            if assemblerBusy { throw .protocolViolation(.compressedFrameInsideFragmentedMessage(header.opcode)) }
             inboundOpcode = header.opcode
             inflated.removeAll(keepingCapacity: true)
         }
@@ -133,7 +133,7 @@ struct PerMessageDeflate: Sendable {
             if inflater!.streamEnded { throw .failed(code: 1, message: "data after the end of the deflate stream") }
             withinLimit = try inflater!.inflate(bytes, into: &inflated, limit: maxMessageSize)
         } catch {
-            return .protocolViolation("cannot inflate a compressed message: \(error)")
+            return .protocolViolation(.invalidCompressedData(reason: "\(error)"))
         }
         return withinLimit ? nil : .messageTooBig(size: UInt64(inflated.count), limit: maxMessageSize)
     }

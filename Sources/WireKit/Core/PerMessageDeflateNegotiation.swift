@@ -3,12 +3,16 @@
 public enum PerMessageDeflateNegotiation {
     /// One extension of a `Sec-WebSocket-Extensions` value: its name and parameters in order.
     public struct Element: Sendable, Hashable {
+        /// The extension token, for example `permessage-deflate`.
         public var name: String
+        /// Its parameters in the order given; `value` is nil for a bare parameter.
         public var parameters: [(name: String, value: String?)]
 
+        /// Same name and the same parameters in the same order.
         public static func == (a: Element, b: Element) -> Bool {
             a.name == b.name && a.parameters.elementsEqual(b.parameters) { $0.name == $1.name && $0.value == $1.value }
         }
+        /// Hashes the name only (parameters are compared by `==`).
         public func hash(into hasher: inout Hasher) { hasher.combine(name) }
     }
 

@@ -23,6 +23,8 @@ public struct PerMessageDeflateOptions: Sendable, Hashable {
     /// Messages shorter than this many bytes go uncompressed.
     public var minimumMessageSize: Int
 
+    /// Options with every value clamped to what zlib accepts (level 0...9, memory level 1...9,
+    /// windows 9...15 bits, threshold at least 0).
     public init(level: Int = 6, memoryLevel: Int = 8, clientMaxWindowBits: Int = 15, serverMaxWindowBits: Int = 15,
                 clientNoContextTakeover: Bool = false, serverNoContextTakeover: Bool = false, minimumMessageSize: Int = 64) {
         self.level = min(max(level, 0), 9)
@@ -37,13 +39,16 @@ public struct PerMessageDeflateOptions: Sendable, Hashable {
 
 /// What a permessage-deflate negotiation settled, from the server's point of view (RFC 7692 §7.1).
 public struct PerMessageDeflateParameters: Sendable, Hashable {
+    /// The server starts every message with an empty history.
     public var serverNoContextTakeover = false
+    /// The client starts every message with an empty history.
     public var clientNoContextTakeover = false
     /// Window of the server's compressor, 8 ... 15 bits.
     public var serverMaxWindowBits = 15
     /// Window of the client's compressor, 8 ... 15 bits.
     public var clientMaxWindowBits = 15
 
+    /// The settled parameters (RFC 7692 defaults: context takeover both ways, 15-bit windows).
     public init(serverNoContextTakeover: Bool = false, clientNoContextTakeover: Bool = false,
                 serverMaxWindowBits: Int = 15, clientMaxWindowBits: Int = 15) {
         self.serverNoContextTakeover = serverNoContextTakeover

@@ -22,6 +22,15 @@ public enum WebSocketProtocolViolation: Sendable, Hashable, CustomStringConverti
     case oneByteClosePayload
     /// A close frame carried a code that may not be sent on the wire.
     case invalidCloseCode(UInt16)
+    /// A control frame had reserved bits set although permessage-deflate was negotiated (RFC 7692
+    /// compresses data frames only).
+    case compressedControlFrame(WebSocketOpcode)
+    /// A continuation frame had RSV1 set (RFC 7692: only a message's first frame carries it).
+    case compressedContinuationFrame
+    /// A compressed message's first frame arrived while a fragmented message was unfinished.
+    case compressedFrameInsideFragmentedMessage(WebSocketOpcode)
+    /// A compressed message did not inflate; `reason` is zlib's.
+    case invalidCompressedData(reason: String)
 
     /// What the peer did wrong, in words, for the close reason and error messages.
     public var description: String {
@@ -38,6 +47,11 @@ public enum WebSocketProtocolViolation: Sendable, Hashable, CustomStringConverti
         case .maskedFrameFromServer: "masked frame from a server"
         case .oneByteClosePayload: "close frame with a 1-byte payload"
         case .invalidCloseCode(let code): "invalid close code \(code)"
+        case .compressedControlFrame(let opcode): "reserved bits set on a \(opcode) frame"
+        case .compressedContinuationFrame: "RSV1 set on a continuation frame"
+        case .compressedFrameInsideFragmentedMessage(let opcode):
+            "new compressed \(opcode) frame while a fragmented message is unfinished"
+        case .invalidCompressedData(let reason): "cannot inflate a compressed message: \(reason)"
         }
     }
 }

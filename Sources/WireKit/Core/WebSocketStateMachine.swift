@@ -540,7 +540,7 @@ public struct WebSocketStateMachine: Sendable {
             case .header(let header):
                 currentHeader = header
                 if header.opcode.isControl {
-                    if header.reservedBits != 0 { return fail(.protocolViolation("RSV1 set on a \(header.opcode) frame"), now: now) }
+                    if header.reservedBits != 0 { return fail(.protocolViolation(.compressedControlFrame(header.opcode)), now: now) }
                     controlPayload.removeAll(keepingCapacity: true)
                 } else {
                     do {

@@ -16,6 +16,7 @@ public struct HTTPProxy: Sendable, Hashable, CustomStringConvertible {
     /// Basic authentication password, percent-decoded.
     public var password: String?
 
+    /// A proxy at `host`:`port`, with Basic credentials when `username` is set.
     public init(host: String, port: Int, username: String? = nil, password: String? = nil) {
         self.host = host
         self.port = port

@@ -14,6 +14,7 @@ public indirect enum HTTPProxyError: Error, Sendable, Hashable, CustomStringConv
     /// No answer to CONNECT within the limit (seconds).
     case timedOut(seconds: Double)
 
+    /// What went wrong with the proxy, in words.
     public var description: String {
         switch self {
         case let .refused(status, reason):

@@ -22,6 +22,9 @@ public final class HTTPProxyTransport: Transport, @unchecked Sendable {
 
     /// A tunnel to `host`:`port` through `proxy`, over a new `TCPTransport` to the proxy.
     /// - Parameters:
+    ///   - host: the origin's host name or address, as the proxy should reach it.
+    ///   - port: the origin's port.
+    ///   - proxy: the HTTP proxy and its credentials.
     ///   - connectTimeout: seconds to connect to the proxy, and again for its answer to CONNECT.
     public convenience init(host: String, port: Int, proxy: HTTPProxy, connectTimeout: Double = 10) {
         self.init(wrapping: TCPTransport(host: proxy.host, port: proxy.port, connectTimeout: connectTimeout),

@@ -60,6 +60,7 @@ final class SessionVocabularyTests: XCTestCase {
             (.transport(.connectionRefused(host: "h", port: 1)), .connectionRefused),
             (.transport(.connectTimedOut(host: "h", port: 1, seconds: 1)), .timedOut),
             (.transport(.connectionReset), .connectionLost),
+            (.transport(.proxy(.authenticationRequired(realm: "r", credentialsSent: false))), .proxy),
             (.handshakeRejected(status: 404, headers: HTTPHeaders(), body: []), .upgradeRejected(status: 404)),
             (.redirected(status: 301, location: "/x", headers: HTTPHeaders()), .redirected(status: 301, location: "/x")),
             (.invalidHandshakeResponse("x"), .invalidHandshake),

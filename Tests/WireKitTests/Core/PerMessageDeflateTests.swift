@@ -78,12 +78,19 @@ final class PerMessageDeflateTests: XCTestCase {
     }
 
     func testRSV1OnContinuationOrControlFramesIsAProtocolError() throws {
-        for wire in [wireFrame(.text, [0x00], fin: false, masked: false, reservedBits: 0b100) + wireFrame(.continuation, [0x00], masked: false, reservedBits: 0b100),
-                     wireFrame(.ping, [], masked: false, reservedBits: 0b100)] {
+        let cases: [([UInt8], WebSocketProtocolViolation)] = [
+            (wireFrame(.text, [0x00], fin: false, masked: false, reservedBits: 0b100) + wireFrame(.continuation, [0x00], masked: false, reservedBits: 0b100),
+             .compressedContinuationFrame),
+            (wireFrame(.ping, [], masked: false, reservedBits: 0b100), .compressedControlFrame(.ping)),
+            (wireFrame(.text, [0x61], fin: false, masked: false) + wireFrame(.text, [0x00], masked: false, reservedBits: 0b100),
+             .compressedFrameInsideFragmentedMessage(.text)),
+        ]
+        for (wire, violation) in cases {
             var (c, _) = try pair()
             c.receive(wire, now: clock.now)
             guard case .closed(let info)? = c.drainEvents().last else { return XCTFail("not closed") }
             XCTAssertEqual(info.code, .protocolError)
+            XCTAssertEqual(info.error, .protocolViolation(violation))
         }
         // Without negotiation RSV1 stays a protocol error.
         var (c, _) = try pair(server: nil)
