@@ -170,17 +170,24 @@ final class TLSTransportTests: XCTestCase {
         defer { listener.close() }
         let identity = try TLSServerIdentity(TLSTestCertificates.server("server"))
         let serverQueue = DispatchQueue(label: "TLSTransportTests.v6")
+        // The test waits for the server side to close too: a test process that exits while a
+        // TLS connection still works on another queue races OpenSSL's clean-up at exit.
+        let serverClosed = expectation(description: "server side closed")
         listener.start { accepted in
             let connection = TLSTransport(server: accepted, identity: identity)
             connection.start(queue: serverQueue) { event in
-                if case .inputClosed = event { connection.close() }
+                switch event {
+                case .inputClosed: connection.close()
+                case .closed: serverClosed.fulfill()
+                default: break
+                }
             }
         }
         let client = TLSTransport(host: "[::1]", port: listener.port, configuration: TLSTestCertificates.trustingTestCA)
         let log = EventLog("client")
         log.onConnected = { client.close() }
         client.start(queue: clientQueue, handler: log.handle)
-        wait(for: [log.connected, log.closed], timeout: 10)
+        wait(for: [log.connected, log.closed, serverClosed], timeout: 10)
     }
 
     func testSilentServerEndsWithHandshakeTimeout() throws {
