@@ -27,6 +27,32 @@ public struct BrokerOptions: Sendable {
     /// Whether clients may publish (`allowClientPublish`, true). When false, a client `#publish`
     /// invoke fails with `InvalidActionError` "Client publish feature is disabled".
     public var allowClientPublish: Bool
+    /// Most channels one socket may be subscribed to (`socketChannelLimit`, 1000); `nil` for no
+    /// limit. A `#subscribe` beyond it fails with `BrokerError` "… tried to exceed the channel
+    /// subscription limit of N", as socketcluster-server answers.
+    public var socketChannelLimit: Int?
+    /// Largest inbound message accepted, in bytes (`maxPayload`; socketcluster-server leaves it to
+    /// `ws`, whose default is 100 MiB). A larger message closes the connection with 1009.
+    public var maxPayload: Int
+    /// Most bytes a connection may have waiting to be written (accepted from the broker, not yet
+    /// taken by the kernel), 8 MiB. A connection over it is a slow consumer: it is closed with
+    /// `BrokerOptions.slowConsumerCloseCode` (1008) and `onSlowConsumer` handlers are told; the
+    /// publisher and every other subscriber go on. socketcluster-server has no such limit (its
+    /// memory grows with the slowest reader); uWebSockets calls it `maxBackpressure`.
+    public var maxOutboundBufferedBytes: Int
+    /// Most connections open at once (`nil`, the default, for no limit, as socketcluster-server).
+    /// A connection beyond it is closed right after its upgrade with 1013 (try again later).
+    public var maxConnections: Int?
+
+    /// The close code of a slow consumer: 1008 (policy violation). The SocketCluster client
+    /// reports it as "Encountered a policy violation" and reconnects with back-off, resubscribing.
+    public static let slowConsumerCloseCode: UInt16 = 1008
+    /// The close code of a connection beyond `maxConnections`: 1013 (try again later), after
+    /// which the SocketCluster client reconnects with back-off.
+    public static let tooManyConnectionsCloseCode: UInt16 = 1013
+    /// The close code of a handshake the `authorizeHandshake` hook rejected without its own code:
+    /// 4008, socketcluster-server's "Server rejected handshake from client".
+    public static let handshakeRejectedCloseCode: UInt16 = 4008
 
     /// The socketcluster-server 19 defaults, with a random `authKey`.
     public init(
@@ -39,7 +65,11 @@ public struct BrokerOptions: Sendable {
         handshakeTimeout: Duration = .milliseconds(10_000),
         ackTimeout: Duration = .milliseconds(10_000),
         path: String = "/socketcluster/",
-        allowClientPublish: Bool = true
+        allowClientPublish: Bool = true,
+        socketChannelLimit: Int? = 1000,
+        maxPayload: Int = 100 << 20,
+        maxOutboundBufferedBytes: Int = 8 << 20,
+        maxConnections: Int? = nil
     ) {
         self.authKey = authKey ?? BrokerOptions.randomKey()
         self.authDefaultExpiry = authDefaultExpiry
@@ -51,6 +81,10 @@ public struct BrokerOptions: Sendable {
         self.ackTimeout = ackTimeout
         self.path = path
         self.allowClientPublish = allowClientPublish
+        self.socketChannelLimit = socketChannelLimit
+        self.maxPayload = maxPayload
+        self.maxOutboundBufferedBytes = maxOutboundBufferedBytes
+        self.maxConnections = maxConnections
     }
 
     private static func randomKey() -> String {
