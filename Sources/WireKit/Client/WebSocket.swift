@@ -19,7 +19,10 @@ import Foundation
 /// socket's I/O.
 ///
 /// Each received message goes to `onText`/`onBinary` when that callback is set at the time it
-/// arrives, and into `messages` otherwise. Releasing the last reference to an open client
+/// arrives, and into `messages` otherwise. While `messages` holds more than
+/// `receiveHighWaterMark` unread bytes (1 MiB), the socket is not read, so TCP pushes back on
+/// the peer; reading resumes at `receiveLowWaterMark` (256 KiB). Callback users pause with
+/// `pauseReading()`. Releasing the last reference to an open client
 /// closes it with 1001 (going away); callbacks that capture the socket keep it alive until it
 /// closes.
 ///
@@ -208,6 +211,19 @@ public final class WebSocket: Sendable {
         } else {
             try connection.enqueue(size: payload.count) { machine throws(WebSocketError) in try machine.sendPing(payload) }
         }
+    }
+
+    /// Stops reading from the peer until `resumeReading()`, so that TCP pushes back on it (the
+    /// callback API's flow control: pause while your handler cannot keep up). Messages already
+    /// read are still delivered; pings are not answered while paused, so keep pauses shorter
+    /// than the peer's ping timeout. Applies from the opening handshake's completion.
+    public func pauseReading() {
+        connection.setReadingPausedByUser(true)
+    }
+
+    /// Reads from the peer again after `pauseReading()`.
+    public func resumeReading() {
+        connection.setReadingPausedByUser(false)
     }
 
     /// Starts the close handshake without waiting; `onClose` reports the end.

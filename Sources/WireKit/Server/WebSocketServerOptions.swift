@@ -24,6 +24,13 @@ public struct WebSocketServerOptions: Sendable {
     public var pingTimeout: Duration
     /// Buffered outgoing bytes above which a connection's async `send` waits.
     public var sendHighWaterMark: Int
+    /// Bytes of received messages waiting unread in `messages` above which the connection stops
+    /// reading the socket, so TCP pushes back on the peer (Python `websockets`' `max_queue`).
+    /// Each message counts its payload plus 64 bytes. Messages handed to `onText`/`onBinary` are
+    /// not counted: pause those with `pauseReading()`.
+    public var receiveHighWaterMark: Int
+    /// Reading resumes once the unread bytes in `messages` fell to this.
+    public var receiveLowWaterMark: Int
     /// The kernel's queue of connections not yet accepted.
     public var backlog: Int32
     /// Serial queues the connections' work is spread over (default: one per CPU, at least 2).
@@ -50,6 +57,8 @@ public struct WebSocketServerOptions: Sendable {
         keepalive: WebSocketKeepalive? = nil,
         pingTimeout: Duration = .seconds(10),
         sendHighWaterMark: Int = 1 << 20,
+        receiveHighWaterMark: Int = 1 << 20,
+        receiveLowWaterMark: Int = 256 << 10,
         backlog: Int32 = 1024,
         queueCount: Int = max(2, ProcessInfo.processInfo.activeProcessorCount),
         acceptRequest: (@Sendable (HTTPRequestHead) -> Int?)? = nil,
@@ -65,6 +74,8 @@ public struct WebSocketServerOptions: Sendable {
         self.keepalive = keepalive
         self.pingTimeout = pingTimeout
         self.sendHighWaterMark = sendHighWaterMark
+        self.receiveHighWaterMark = receiveHighWaterMark
+        self.receiveLowWaterMark = receiveLowWaterMark
         self.backlog = backlog
         self.queueCount = queueCount
         self.acceptRequest = acceptRequest
