@@ -3,7 +3,7 @@
 
 One client subscribes to a channel and never reads again; a second one reads every publication
 and checks their order; a publisher sends 100 KiB publications as fast as the broker acknowledges
-them (a window of invokes in flight). Prints the broker's RSS every second and its peak.
+them (a window of invokes in flight) while the reading subscriber keeps up. Prints the broker's RSS every second and its peak.
 
     swift build -c release --product demo
     .build/release/demo broker --port 8000 &
@@ -62,7 +62,9 @@ class Reader:
             op, payload = self.frame()
             if op == 8:
                 raise EOFError("close %d" % struct.unpack(">H", payload[:2])[0])
-            if op == 1 and payload:
+            if op == 1 and not payload:  # a SocketCluster ping: pong
+                send(self.s, "")
+            elif op == 1:
                 return payload.decode()
 
 
@@ -88,6 +90,9 @@ def main():
     p.add_argument("--seconds", type=float, default=20)
     p.add_argument("--size", type=int, default=100 * 1024)
     p.add_argument("--window", type=int, default=16, help="publish invokes in flight")
+    p.add_argument("--bystander-lead", type=int, default=32,
+                   help="publications the publisher may be ahead of the reading subscriber (0: no pacing; "
+                        "then a bystander slower than the publisher is itself a slow consumer)")
     a = p.parse_args()
 
     slow = connect(a.port)
@@ -119,6 +124,8 @@ def main():
     start, peak, sent, acked, next_report = time.time(), 0, 0, 0, time.time()
     print("start RSS %.1f MiB" % (rss(a.pid) / 1048576))
     while time.time() - start < a.seconds:
+        while a.bystander_lead and sent - state["seen"] > a.bystander_lead and not state["error"]:
+            time.sleep(0.0005)
         while sent - acked < a.window:
             send(pub, '{"event":"#publish","data":{"channel":"flood","data":{"n":%d,"pad":"%s"}},"cid":%d}' % (sent, pad, sent + 3))
             sent += 1
@@ -139,6 +146,25 @@ def main():
           % (acked, a.size, a.seconds, state["seen"], peak / 1048576, rss(a.pid) / 1048576))
     if state["error"]:
         print("ERROR", state["error"])
+    # The stalled subscriber reads again: publications in order, then (if it was cut) the close.
+    slow.settimeout(5)
+    reader, got, end = Reader(slow), 0, "still open"
+    try:
+        while True:
+            op, payload = reader.frame()
+            if op == 8:
+                end = "closed with %d %r" % (struct.unpack(">H", payload[:2])[0], payload[2:].decode())
+                break
+            if op == 1 and payload:
+                text = payload.decode()
+                n = json.loads(text[:text.index(',"pad"')] + "}}}")["data"]["data"]["n"]
+                if n != got:
+                    end = "GAP: got %d, expected %d" % (n, got)
+                    break
+                got += 1
+    except (EOFError, OSError) as e:
+        end = "connection ended (%r)" % e
+    print("stalled subscriber, reading again: %d publications in order, then %s" % (got, end))
 
 
 if __name__ == "__main__":

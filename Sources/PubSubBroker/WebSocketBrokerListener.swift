@@ -34,6 +34,8 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
         var serverOptions = WebSocketServerOptions()
         // ws (socketcluster-server's engine) closes with 1009 above `maxPayload`, as WireKit does.
         serverOptions.maxMessageSize = options.maxPayload
+        // The listener bounds what waits per connection itself (`maxOutboundBufferedBytes`).
+        serverOptions.writeLimit = .max
         // socketcluster-server (ws) compares the path exactly and refuses others with HTTP 400.
         serverOptions.acceptRequest = { request in requestPath(request.target) == path ? nil : 400 }
         serverOptions.tls = tls

@@ -133,7 +133,7 @@ extension TransportFailure {
         case .redirected(let status, let location, _): return .redirected(status: status, location: location)
         case .invalidHandshakeResponse, .invalidUpgradeRequest: return .invalidHandshake
         case .protocolViolation, .invalidUTF8, .messageTooBig: return .protocolViolation
-        case .connectionClosed, .closed, .notOpen: return .connectionLost
+        case .connectionClosed, .closed, .notOpen, .sendBufferFull: return .connectionLost
         }
     }
 }

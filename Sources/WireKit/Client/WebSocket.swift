@@ -174,20 +174,21 @@ public final class WebSocket: Sendable {
         connection.start()
     }
 
-    /// Queues a text message without waiting (no backpressure: check `bufferedAmount`).
-    /// Throws `.notOpen` before the handshake and `.closed` once closing.
+    /// Queues a text message without waiting. Throws `.sendBufferFull` (nothing queued) when
+    /// it would take `bufferedAmount` beyond `writeLimit` (16 MiB), `.notOpen` before the
+    /// handshake and `.closed` once closing.
     public func write(text: String) throws(WebSocketError) {
         if connection.isOnQueue {
-            try connection.sendOnQueue { machine throws(WebSocketError) in try machine.sendText(text) }
+            try connection.sendOnQueue(size: text.utf8.count) { machine throws(WebSocketError) in try machine.sendText(text) }
         } else {
             try connection.enqueue(size: text.utf8.count) { machine throws(WebSocketError) in try machine.sendText(text) }
         }
     }
 
-    /// Queues a binary message without waiting (no backpressure: check `bufferedAmount`).
+    /// Queues a binary message without waiting; bounded by `writeLimit` like `write(text:)`.
     public func write(data: Data) throws(WebSocketError) {
         if connection.isOnQueue {
-            try connection.sendOnQueue { machine throws(WebSocketError) in try machine.sendBinary(data) }
+            try connection.sendOnQueue(size: data.count) { machine throws(WebSocketError) in try machine.sendBinary(data) }
         } else {
             try connection.enqueue(size: data.count) { machine throws(WebSocketError) in try machine.sendBinary(data) }
         }
@@ -196,7 +197,7 @@ public final class WebSocket: Sendable {
     /// Queues a binary message from bytes without waiting.
     public func write(bytes: [UInt8]) throws(WebSocketError) {
         if connection.isOnQueue {
-            try connection.sendOnQueue { machine throws(WebSocketError) in try machine.sendBinary(bytes) }
+            try connection.sendOnQueue(size: bytes.count) { machine throws(WebSocketError) in try machine.sendBinary(bytes) }
         } else {
             try connection.enqueue(size: bytes.count) { machine throws(WebSocketError) in try machine.sendBinary(bytes) }
         }
@@ -207,7 +208,7 @@ public final class WebSocket: Sendable {
     public func writePing(_ payload: [UInt8] = []) throws(WebSocketError) {
         guard payload.count <= 125 else { throw .invalidRequest("a ping payload is limited to 125 bytes") }
         if connection.isOnQueue {
-            try connection.sendOnQueue { machine throws(WebSocketError) in try machine.sendPing(payload) }
+            try connection.sendOnQueue(size: 0) { machine throws(WebSocketError) in try machine.sendPing(payload) }
         } else {
             try connection.enqueue(size: payload.count) { machine throws(WebSocketError) in try machine.sendPing(payload) }
         }

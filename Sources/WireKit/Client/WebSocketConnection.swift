@@ -18,6 +18,7 @@ final class WebSocketConnection: @unchecked Sendable {
     let queue: DispatchQueue
     private let highWaterMark: Int
     private let receiveHighWaterMark: Int
+    private let writeLimit: Int
     private let receiveLowWaterMark: Int
     private let pingTimeout: Duration
     private let makeDriver: (@Sendable () throws(WebSocketError) -> WebSocketConnectionDriver)?
@@ -84,6 +85,7 @@ final class WebSocketConnection: @unchecked Sendable {
         self.queue = queue
         self.highWaterMark = options.sendHighWaterMark
         self.receiveHighWaterMark = options.receiveHighWaterMark
+        self.writeLimit = options.writeLimit
         self.receiveLowWaterMark = options.receiveLowWaterMark
         self.pingTimeout = options.pingTimeout
         let sink: AsyncStream<WebSocketMessage>.Continuation
@@ -104,12 +106,13 @@ final class WebSocketConnection: @unchecked Sendable {
 
     /// Server role: a connection accepted on `transport`, run on `queue`.
     init(accepted transport: any Transport, configuration: WebSocketConfiguration, queue: DispatchQueue,
-         highWaterMark: Int, receiveWaterMarks: (high: Int, low: Int) = (1 << 20, 256 << 10),
+         highWaterMark: Int, receiveWaterMarks: (high: Int, low: Int) = (1 << 20, 256 << 10), writeLimit: Int = 16 << 20,
          pingTimeout: Duration, acceptRequest: (@Sendable (HTTPRequestHead) -> Int?)? = nil) {
         self.role = .server
         self.queue = queue
         self.highWaterMark = highWaterMark
         self.receiveHighWaterMark = receiveWaterMarks.high
+        self.writeLimit = writeLimit
         self.receiveLowWaterMark = receiveWaterMarks.low
         self.pingTimeout = pingTimeout
         let sink: AsyncStream<WebSocketMessage>.Continuation
@@ -322,8 +325,13 @@ final class WebSocketConnection: @unchecked Sendable {
     /// Whether the caller runs on this connection's queue (inside one of its callbacks).
     var isOnQueue: Bool { DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) }
 
-    /// Sends right away; the caller is on the queue (`isOnQueue`).
-    func sendOnQueue(_ body: (inout WebSocketStateMachine) throws(WebSocketError) -> Void) throws(WebSocketError) {
+    /// Sends right away; the caller is on the queue (`isOnQueue`). Throws `.sendBufferFull` when
+    /// `size` more bytes would take a non-empty buffer beyond `writeLimit`.
+    func sendOnQueue(size: Int, _ body: (inout WebSocketStateMachine) throws(WebSocketError) -> Void) throws(WebSocketError) {
+        if let driver, finalInfo == nil {
+            let buffered = driver.bufferedAmount
+            if buffered > 0, size > writeLimit - buffered { throw .sendBufferFull(buffered: buffered, limit: writeLimit) }
+        }
         try perform { machine, _ throws(WebSocketError) in try body(&machine) }.get()
     }
 
@@ -338,6 +346,11 @@ final class WebSocketConnection: @unchecked Sendable {
         lock.lock()
         let state = mirroredSendState
         var started: WriteBatch?
+        let buffered = mirroredBufferedAmount
+        if state == .open, buffered > 0, size > writeLimit - buffered {
+            lock.unlock()
+            throw .sendBufferFull(buffered: buffered, limit: writeLimit)
+        }
         if state == .open {
             mirroredBufferedAmount += size
             if openBatch == nil {

@@ -26,6 +26,9 @@ public struct WebSocketOptions: Sendable {
     /// reading the socket, so TCP pushes back on the peer (Python `websockets`' `max_queue`).
     /// Each message counts its payload plus 64 bytes. Messages handed to `onText`/`onBinary` are
     /// not counted: pause those with `pauseReading()`.
+    /// Buffered outgoing bytes beyond which the non-async `write` throws `.sendBufferFull`
+    /// instead of buffering more (a message always fits an empty buffer). `Int.max` for none.
+    public var writeLimit: Int
     public var receiveHighWaterMark: Int
     /// Reading resumes once the unread bytes in `messages` fell to this.
     public var receiveLowWaterMark: Int
@@ -44,6 +47,7 @@ public struct WebSocketOptions: Sendable {
         keepalive: WebSocketKeepalive? = nil,
         pingTimeout: Duration = .seconds(10),
         sendHighWaterMark: Int = 1 << 20,
+        writeLimit: Int = 16 << 20,
         receiveHighWaterMark: Int = 1 << 20,
         receiveLowWaterMark: Int = 256 << 10,
         transportFactory: WebSocketTransportFactory = .default
@@ -59,6 +63,7 @@ public struct WebSocketOptions: Sendable {
         self.keepalive = keepalive
         self.pingTimeout = pingTimeout
         self.sendHighWaterMark = sendHighWaterMark
+        self.writeLimit = writeLimit
         self.receiveHighWaterMark = receiveHighWaterMark
         self.receiveLowWaterMark = receiveLowWaterMark
         self.transportFactory = transportFactory

@@ -131,6 +131,7 @@ public final class WebSocketServer: @unchecked Sendable {
         let connection = WebSocketConnection(accepted: stream, configuration: configuration, queue: queue,
                                              highWaterMark: options.sendHighWaterMark,
                                              receiveWaterMarks: (options.receiveHighWaterMark, options.receiveLowWaterMark),
+                                             writeLimit: options.writeLimit,
                                              pingTimeout: options.pingTimeout,
                                              acceptRequest: options.acceptRequest)
         let socket = WebSocket(accepted: connection)
