@@ -19,7 +19,8 @@ let package = Package(
     targets: [
         // SHA-1, SHA-256 and HMAC, shared by the WebSocket handshake, TLS pinning and JWT.
         .target(name: "Digests"),
-        // The monotonic instant every sans-I/O core (WebSocket, client session, broker) takes as `now`.
+        // What the sans-I/O cores (WebSocket, client session, broker) share: the monotonic instant
+        // they take as `now`, the deadline heap behind their one timer, the queue of their actions.
         .target(name: "MonotonicTime"),
         // RFC 6455 WebSocket: sans-I/O core, TCP and TLS transports, client and server roles.
         .target(name: "WireKit", dependencies: ["Digests", "MonotonicTime"]),

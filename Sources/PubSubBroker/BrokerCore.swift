@@ -21,9 +21,8 @@ struct BrokerCore {
     private var idGenerator = SocketIDGenerator()
     private let tokens: AuthTokenAuthority
     private var nextInvokeToken: UInt64 = 1
-    /// Actions not yet taken; `actionHead` is the next one. Reused, so draining allocates nothing.
-    private var actions: [BrokerAction] = []
-    private var actionHead = 0
+    /// Actions not taken yet.
+    private var actions = ActionQueue<BrokerAction>()
     /// Every connection's next deadline; an entry is stale unless it equals that session's
     /// `reportedDeadline`.
     private var deadlines = DeadlineHeap<BrokerConnectionID>()
@@ -36,17 +35,7 @@ struct BrokerCore {
     // MARK: - Outputs
 
     /// The next action the inputs so far asked for, in order; nil when all were taken.
-    mutating func nextAction() -> BrokerAction? {
-        guard actionHead < actions.count else {
-            if actionHead > 0 {
-                actions.removeAll(keepingCapacity: true)
-                actionHead = 0
-            }
-            return nil
-        }
-        defer { actionHead += 1 }
-        return actions[actionHead]
-    }
+    mutating func nextAction() -> BrokerAction? { actions.next() }
 
     /// When `timeElapsed(now:)` must be called next, if any timer runs.
     var nextDeadline: MonotonicInstant? { deadlines.top?.deadline }

@@ -93,7 +93,7 @@ struct BrokerSocketSession {
     }
 
     /// Queues a packet text: into the batch when batching, else as a frame to send now.
-    mutating func write(_ packet: String, into actions: inout [BrokerAction]) {
+    mutating func write(_ packet: String, into actions: inout ActionQueue<BrokerAction>) {
         if batch != nil {
             batch?.append(packet)
         } else {

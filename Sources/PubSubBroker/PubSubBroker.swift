@@ -133,7 +133,7 @@ extension PubSubBroker {
     public func stop() async {
         // The broker closes its sockets first, so disconnections are reported before `stop`
         // returns; WireKit's stop then waits for the close handshakes and closes the listener.
-        engine.disconnectAll(code: 1001, reason: "")
+        engine.disconnectAll(code: SocketClusterCloseCode.goingAway.rawValue, reason: "")
         await listener?.stop()
     }
 }

@@ -30,28 +30,13 @@ public struct AuthenticateResponse: Sendable, Hashable {
     /// The whole answer packet to the `#authenticate` invoke `rid`, as socketcluster-server
     /// writes it: `{"rid":N,"data":{"isAuthenticated":…,"authError":…|null}}` in that order.
     public func serializedResponse(rid: Int64) -> String {
-        var serializer = JSONSerializer(capacity: 96)
-        var first = true
-        serializer.appendRaw(UInt8(ascii: "{"))
-        serializer.writeMember("rid", .int(rid), first: &first)
-        serializer.appendRaw(UInt8(ascii: ","))
-        serializer.writeString("data")
-        serializer.appendRaw(UInt8(ascii: ":"))
-        var inner = true
-        serializer.appendRaw(UInt8(ascii: "{"))
-        serializer.writeMember("isAuthenticated", .bool(isAuthenticated), first: &inner)
-        if let authError {
-            serializer.writeErrorMember("authError", authError, first: &inner)
-        } else {
-            serializer.writeMember("authError", .null, first: &inner)
+        JSONSerializer.responseText(rid: rid) { serializer, first in
+            serializer.writeMember("isAuthenticated", .bool(isAuthenticated), first: &first)
+            if let authError {
+                serializer.writeErrorMember("authError", authError, first: &first)
+            } else {
+                serializer.writeMember("authError", .null, first: &first)
+            }
         }
-        serializer.appendRaw(UInt8(ascii: "}"))
-        serializer.appendRaw(UInt8(ascii: "}"))
-        return String(decoding: serializer.bytes, as: UTF8.self)
-    }
-
-    /// The wire form: `{isAuthenticated, authError}` (`authError` null when none, as the server writes it).
-    public var jsonValue: JSONValue {
-        .object(["isAuthenticated": .bool(isAuthenticated), "authError": authError?.dehydrated() ?? .null])
     }
 }

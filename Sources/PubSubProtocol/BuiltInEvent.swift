@@ -16,11 +16,4 @@ public enum BuiltInEvent {
     public static let removeAuthToken = "#removeAuthToken"
     /// Client → server invoke whose `data` is the signed token string.
     public static let authenticate = "#authenticate"
-    /// Legacy (v14 servers) notice `{code, data}` before a close.
-    public static let disconnect = "#disconnect"
-
-    /// Every name above.
-    public static let all: Set<String> = [
-        handshake, publish, subscribe, unsubscribe, kickOut, setAuthToken, removeAuthToken, authenticate, disconnect,
-    ]
 }

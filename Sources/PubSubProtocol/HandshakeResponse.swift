@@ -46,30 +46,11 @@ public struct HandshakeResponse: Sendable, Hashable {
     /// The whole answer packet to the `#handshake` invoke `rid`, as socketcluster-server writes
     /// it: `{"rid":N,"data":{id, pingTimeout[, authError], isAuthenticated}}` in that order.
     public func serializedResponse(rid: Int64) -> String {
-        var serializer = JSONSerializer(capacity: 128)
-        var first = true
-        serializer.appendRaw(UInt8(ascii: "{"))
-        serializer.writeMember("rid", .int(rid), first: &first)
-        serializer.appendRaw(UInt8(ascii: ","))
-        serializer.writeString("data")
-        serializer.appendRaw(UInt8(ascii: ":"))
-        var inner = true
-        serializer.appendRaw(UInt8(ascii: "{"))
-        serializer.writeMember("id", .string(id), first: &inner)
-        serializer.writeMember("pingTimeout", .int(pingTimeout), first: &inner)
-        if let authError { serializer.writeErrorMember("authError", authError, first: &inner) }
-        serializer.writeMember("isAuthenticated", .bool(isAuthenticated), first: &inner)
-        serializer.appendRaw(UInt8(ascii: "}"))
-        serializer.appendRaw(UInt8(ascii: "}"))
-        return String(decoding: serializer.bytes, as: UTF8.self)
-    }
-
-    /// The wire form: `{id, pingTimeout, isAuthenticated, authError?}`.
-    public var jsonValue: JSONValue {
-        var members: [String: JSONValue] = [
-            "id": .string(id), "pingTimeout": .int(pingTimeout), "isAuthenticated": .bool(isAuthenticated),
-        ]
-        if let authError { members["authError"] = authError.dehydrated() }
-        return .object(members)
+        JSONSerializer.responseText(rid: rid) { serializer, first in
+            serializer.writeMember("id", .string(id), first: &first)
+            serializer.writeMember("pingTimeout", .int(pingTimeout), first: &first)
+            if let authError { serializer.writeErrorMember("authError", authError, first: &first) }
+            serializer.writeMember("isAuthenticated", .bool(isAuthenticated), first: &first)
+        }
     }
 }

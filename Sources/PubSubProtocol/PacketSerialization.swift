@@ -87,6 +87,26 @@ extension JSONSerializer {
     }
 }
 
+extension JSONSerializer {
+    /// `{"rid":N,"data":{…}}` whose data members `writeMembers` writes in a fixed order (the
+    /// order socketcluster-server writes its handshake and authenticate answers in).
+    static func responseText(rid: Int64, writeMembers: (inout JSONSerializer, inout Bool) -> Void) -> String {
+        var serializer = JSONSerializer(capacity: 128)
+        var first = true
+        serializer.appendRaw(UInt8(ascii: "{"))
+        serializer.writeMember("rid", .int(rid), first: &first)
+        serializer.appendRaw(UInt8(ascii: ","))
+        serializer.writeString("data")
+        serializer.appendRaw(UInt8(ascii: ":"))
+        var firstMember = true
+        serializer.appendRaw(UInt8(ascii: "{"))
+        writeMembers(&serializer, &firstMember)
+        serializer.appendRaw(UInt8(ascii: "}"))
+        serializer.appendRaw(UInt8(ascii: "}"))
+        return String(decoding: serializer.bytes, as: UTF8.self)
+    }
+}
+
 extension Packet {
     /// Serialized packets joined into one batch frame (a JSON array), for senders that keep
     /// packets as text while batching.

@@ -104,7 +104,7 @@ final class MalformedInputTests: XCTestCase {
         }
         let response = HandshakeResponse(id: "abc", pingTimeout: 20000, isAuthenticated: false,
                                          authError: RemoteError(name: "AuthTokenInvalidError", message: "invalid token", fields: ["isBadToken": true]))
-        XCTAssertEqual(try HandshakeResponse(parsing: response.jsonValue), response)
+        XCTAssertEqual(try HandshakeResponse(parsing: try JSONValue(parsing: response.serializedResponse(rid: 1))["data"]), response)
     }
 
     private func assertConsistent(_ frame: InboundFrame, file: StaticString = #filePath, line: UInt = #line) {

@@ -39,7 +39,8 @@ final class SessionDriver: @unchecked Sendable {
     #endif
     /// Where `deliver` runs callbacks; nil when they run inline on `queue`.
     private let callbackQueue: DispatchQueue?
-    /// `callbackQueue`, when `queue` targets it (callbacks inline, `queueKey` set on it too).
+    /// `callbackQueue`, when `queue` targets it and it is serial (`queueKey` set on it too, so
+    /// calls made from it run inline). A global queue is a target but not serial: nil then.
     private let targetQueue: DispatchQueue?
     /// Callbacks of the current step, for `callbackQueue`.
     private var pendingDeliveries: [@Sendable () -> Void] = []
@@ -60,10 +61,13 @@ final class SessionDriver: @unchecked Sendable {
          callbackQueue: DispatchQueue? = nil) {
         if let callbackQueue, callbackQueue !== DispatchQueue.main {
             queue = DispatchQueue(label: label, target: callbackQueue)
-            targetQueue = callbackQueue
+            // Blocks of a concurrent queue do not exclude each other: no inline calls from them.
+            targetQueue = Self.isGlobal(callbackQueue) ? nil : callbackQueue
             self.callbackQueue = nil
         } else {
-            queue = DispatchQueue(label: label)
+            // The non-overcommitting global queue, as WireKit's sockets use: many clients share a
+            // few threads instead of one thread each whenever they are busy at once.
+            queue = DispatchQueue(label: label, target: .global())
             targetQueue = nil
             self.callbackQueue = callbackQueue
         }
@@ -97,15 +101,20 @@ final class SessionDriver: @unchecked Sendable {
         for transport in transports.values { queue.async { transport.close(code: 1000, reason: "") } }
     }
 
+    private static func isGlobal(_ queue: DispatchQueue) -> Bool {
+        let classes: [DispatchQoS.QoSClass] = [.background, .utility, .default, .userInitiated, .userInteractive, .unspecified]
+        return classes.contains { queue === DispatchQueue.global(qos: $0) }
+    }
+
     /// Whether the caller may touch the session now: on `queue`, or on the queue it targets.
     private var isOnQueue: Bool { DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) }
+
+    /// Whether `deliver` runs callbacks at once (the session queue targets the callback queue).
+    var deliversInline: Bool { callbackQueue == nil }
 
     /// Runs a face's callback: inline when the session queue targets the callback queue, else
     /// collected and sent to the callback queue in one dispatch at the end of the step. On the
     /// queue.
-    /// Whether `deliver` runs callbacks at once (the session queue targets the callback queue).
-    var deliversInline: Bool { callbackQueue == nil }
-
     func deliver(_ callback: @escaping @Sendable () -> Void) {
         if callbackQueue == nil { return callback() }
         pendingDeliveries.append(callback)
@@ -178,7 +187,7 @@ final class SessionDriver: @unchecked Sendable {
     }
 
     /// Connects (if not open) and completes once the handshake is done (at once when open) or
-    /// the attempt ended before it: `webSocket` when the WebSocket itself failed, else
+    /// the attempt ended before it: `transport` when the WebSocket itself failed, else
     /// `connectionFailed`. `skip`, run first on the queue, may call the attempt off.
     func connect(skip: () -> Bool = { false }, completion: @escaping ConnectCompletion) {
         onQueue {

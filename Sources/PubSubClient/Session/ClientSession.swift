@@ -27,9 +27,8 @@ public struct ClientSession: Sendable {
     var nextTransportNumber: UInt64 = 0
     var batch: Batch?
     var nextCallNumber: UInt64 = 0
-    /// Actions not yet taken; `actionHead` is the next one. Reused, so draining allocates nothing.
-    var actions: [SessionAction] = []
-    var actionHead = 0
+    /// Actions not taken yet.
+    var actions = ActionQueue<SessionAction>()
 
     /// A closed session. `storedToken` is what the token store holds under
     /// `configuration.authTokenName` (the driver loads it once; the session keeps it in sync
@@ -60,17 +59,7 @@ public struct ClientSession: Sendable {
     // MARK: Outputs
 
     /// The next action the inputs so far asked for, in order; nil when all were taken.
-    public mutating func nextAction() -> SessionAction? {
-        guard actionHead < actions.count else {
-            if actionHead > 0 {
-                actions.removeAll(keepingCapacity: true)
-                actionHead = 0
-            }
-            return nil
-        }
-        defer { actionHead += 1 }
-        return actions[actionHead]
-    }
+    public mutating func nextAction() -> SessionAction? { actions.next() }
 
     /// When `timeElapsed(now:)` must be called next, if any timer runs.
     public var nextDeadline: MonotonicInstant? {

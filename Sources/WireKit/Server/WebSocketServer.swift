@@ -36,6 +36,8 @@ public final class WebSocketServer: @unchecked Sendable {
     private var acceptedCount = 0
     private var stopping = false
     private var stopWaiters: [@Sendable () -> Void] = []
+    /// The listening socket is closed (stopping waits for it, so the port refuses at once).
+    private var listenerClosed = false
 
     /// Starts listening on `host`:`port` (port 0 picks a free port; read `port`).
     /// - Parameter onConnection: called with each upgraded connection on that connection's
@@ -111,7 +113,10 @@ public final class WebSocketServer: @unchecked Sendable {
             stopWaiters.append(completion)
             return Array(live.values)
         }
-        listener.close()
+        listener.close { [self] in
+            lock.withLock { listenerClosed = true }
+            finishStopIfIdle()
+        }
         connectionSink.finish()
         for connection in connections {
             connection.disconnect(code: .goingAway, reason: "server stopping")
@@ -153,7 +158,7 @@ public final class WebSocketServer: @unchecked Sendable {
 
     private func finishStopIfIdle() {
         let waiters = lock.withLock { () -> [@Sendable () -> Void] in
-            guard stopping, live.isEmpty else { return [] }
+            guard stopping, live.isEmpty, listenerClosed else { return [] }
             defer { stopWaiters.removeAll() }
             return stopWaiters
         }

@@ -21,6 +21,10 @@ public final class TCPListener: @unchecked Sendable {
     private var source: DispatchSourceRead?
     private var pausedForDescriptors = false
     private var closed = false
+    /// The descriptor is closed: the port refuses connections from here on.
+    private var descriptorClosed = false
+    /// Waiting for `descriptorClosed`.
+    private var closeCompletions: [@Sendable () -> Void] = []
 
     /// Binds and listens on `host`:`port` (port 0: any free port, see `port`). `host` is an
     /// address or name to bind to ("127.0.0.1", "::", "0.0.0.0", "localhost"); resolution
@@ -68,7 +72,10 @@ public final class TCPListener: @unchecked Sendable {
             let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
             let fd = self.fd
             source.setEventHandler { [self] in acceptAll(onAccept) }
-            source.setCancelHandler { _ = closeDescriptor(fd) }
+            source.setCancelHandler { [self] in
+                _ = closeDescriptor(fd)
+                didCloseDescriptor()
+            }
             self.source = source
             source.resume()
         }
@@ -76,7 +83,16 @@ public final class TCPListener: @unchecked Sendable {
 
     /// Stops listening and closes the socket. Connections already accepted are not affected.
     public func close() {
+        close(completion: nil)
+    }
+
+    /// `close()`; `completion` runs on the listener's queue once the socket is closed (a
+    /// connection attempt is refused from then on, not taken by the kernel and then reset).
+    public func close(completion: (@Sendable () -> Void)?) {
         queue.async { [self] in
+            if let completion {
+                if descriptorClosed { completion() } else { closeCompletions.append(completion) }
+            }
             guard !closed else { return }
             closed = true
             if let source {
@@ -84,8 +100,17 @@ public final class TCPListener: @unchecked Sendable {
                 if pausedForDescriptors { source.resume() }
             } else {
                 _ = closeDescriptor(fd)
+                didCloseDescriptor()
             }
         }
+    }
+
+    /// On the queue, once `fd` is closed.
+    private func didCloseDescriptor() {
+        descriptorClosed = true
+        let completions = closeCompletions
+        closeCompletions.removeAll()
+        for completion in completions { completion() }
     }
 
     private func acceptAll(_ onAccept: @Sendable (TCPTransport) -> Void) {

@@ -40,13 +40,4 @@ final class ConnectionTransitionTests: XCTestCase {
         }
     }
 
-    func testDisconnectWhileClosedCancelsTheScheduledReconnect() {
-        var harness = SessionHarness(configuration: SessionHarness.configuration(autoReconnect: true))
-        harness.open()
-        harness.serverClose(code: 1006)
-        XCTAssertNotNil(harness.session.reconnectDeadline)
-        harness.session.disconnect(now: harness.now)
-        harness.drain()
-        guard case .closed(reconnectAt: nil) = harness.session.connection else { return XCTFail("no reconnect left") }
-    }
 }
