@@ -103,6 +103,9 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
     /// Connections currently open.
     var connectionCount: Int { lock.withLock { connections.count } }
 
+    /// Every open connection's bytes waiting to be written (for tests).
+    var bufferedAmounts: [Int] { lock.withLock { connections.values.map(\.bufferedAmount) } }
+
     func stop() async {
         await server?.stop()
     }

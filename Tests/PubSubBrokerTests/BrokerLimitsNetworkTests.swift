@@ -89,8 +89,11 @@ final class BrokerLimitsNetworkTests: XCTestCase {
     func testAMessageLargerThanTheLimitStillReachesAReaderThatKeepsUp() async throws {
         let broker = try await PubSubBroker.start(port: 0, options: BrokerOptions(maxOutboundBufferedBytes: 1024))
         let subscriber = try connect(broker, subscribingTo: "x")
+        let listener = try XCTUnwrap(broker.listener as? WebSocketBrokerListener)
         let big = String(repeating: "b", count: 64 * 1024)
         for n in 0..<3 {
+            // Each publication meets an empty buffer (the previous one fully handed to the kernel).
+            waitUntil { listener.bufferedAmounts.allSatisfy { $0 == 0 } }
             broker.publish(channel: "x", data: ["n": .int(Int64(n)), "big": .string(big)])
             XCTAssertEqual(try sequenceNumber(subscriber.receiveText()), n)
         }
