@@ -14,6 +14,8 @@ struct BrokerCore {
     var authorizesSubscribe = false
     /// Whether client publishes must be authorized by the application.
     var authorizesPublish = false
+    /// Whether first handshakes must be authorized by the application (`.authorize(.handshake)`).
+    var authorizesHandshake = false
     private(set) var sessions: [BrokerConnectionID: BrokerSocketSession] = [:]
     private var channels: [String: ChannelSubscribers] = [:]
     private var idGenerator = SocketIDGenerator()
@@ -289,6 +291,10 @@ struct BrokerCore {
                 completeSubscribe(connection, request: request, cid: pending.cid)
             case .publish(let request):
                 completePublish(connection, request: request, cid: pending.cid)
+            case .handshake(let request):
+                if let cid = pending.cid {
+                    processHandshake(connection, data: request.data, cid: cid, wallClock: wallClock)
+                }
             }
         }
         drainPendingItems(connection, wallClock: wallClock)
@@ -312,6 +318,13 @@ struct BrokerCore {
         if event == BuiltInEvent.handshake {
             guard let cid else {
                 fail(connection, .handshakeRejected)
+                return
+            }
+            if authorizesHandshake, session.phase == .connecting {
+                let request = BrokerHandshakeRequest(socket: session.info, data: data)
+                sessions[connection]?.handshakeDeadline = nil
+                sessions[connection]?.awaitingAuthorization = .init(request: .handshake(request), cid: cid)
+                actions.append(.authorize(connection, .handshake(request)))
                 return
             }
             processHandshake(connection, data: data, cid: cid, wallClock: wallClock)
@@ -354,6 +367,33 @@ struct BrokerCore {
                 actions.append(.deliverMessage(.init(connection: connection, socket: info, receiver: event, data: data)))
             }
         }
+    }
+
+    /// The application decided on a held `#handshake`: `rejection` answers it with an error and
+    /// closes the connection with the rejection's code and reason; `nil` completes it.
+    mutating func handshakeDecided(
+        _ connection: BrokerConnectionID, rejection: BrokerHandshakeRejection?, wallClock: Date
+    ) {
+        guard let rejection else {
+            authorizationDecided(connection, rejection: nil, wallClock: wallClock)
+            return
+        }
+        guard let pending = sessions[connection]?.awaitingAuthorization,
+              case .handshake = pending.request else { return }
+        sessions[connection]?.awaitingAuthorization = nil
+        answerError(connection, cid: pending.cid, RemoteError(name: "Error", message: rejection.reason))
+        endSession(connection, code: rejection.code, reason: Self.closeReason(rejection.reason), sendClose: true)
+    }
+
+    /// `reason` cut to the 123 UTF-8 bytes a close frame can carry, on a character boundary.
+    static func closeReason(_ reason: String) -> String {
+        guard reason.utf8.count > 123 else { return reason }
+        var cut = ""
+        for character in reason {
+            guard cut.utf8.count + String(character).utf8.count <= 123 else { break }
+            cut.append(character)
+        }
+        return cut
     }
 
     private mutating func processHandshake(
@@ -477,6 +517,14 @@ struct BrokerCore {
         guard let cid else {
             // A transmit `#subscribe` reaches receivers but never subscribes (as the real server).
             deliver(connection, receiver: BuiltInEvent.subscribe, data: request.data)
+            return
+        }
+        // socketcluster-server checks the limit before anything else, even for a channel the
+        // socket is already subscribed to.
+        if let limit = options.socketChannelLimit, let session = sessions[connection], session.subscriptions.count >= limit {
+            let message = "Failed to subscribe socket to the \(request.channel) channel - InvalidActionError: Socket "
+                + "\(session.id) tried to exceed the channel subscription limit of \(limit)"
+            answerError(connection, cid: cid, .broker(message))
             return
         }
         sessions[connection]?.addSubscription(request.channel)

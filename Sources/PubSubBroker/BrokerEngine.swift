@@ -26,6 +26,7 @@ final class BrokerEngine: @unchecked Sendable {
     private var hooks = BrokerHooks()
     private var connectionHandlers: [@Sendable (BrokerSocket) -> Void] = []
     private var disconnectionHandlers: [@Sendable (BrokerSocket, UInt16, String) -> Void] = []
+    private var slowConsumerHandlers: [@Sendable (BrokerSocket, Int) -> Void] = []
     private var socketIDs: [BrokerConnectionID: String] = [:]
     private var openCalls: [UInt64: (connection: BrokerConnectionID, cid: Int64)] = [:]
     private var nextCallID: UInt64 = 1
@@ -131,6 +132,7 @@ final class BrokerEngine: @unchecked Sendable {
             update(&hooks)
             core.authorizesSubscribe = hooks.authorizeSubscribe != nil
             core.authorizesPublish = hooks.authorizePublish != nil
+            core.authorizesHandshake = hooks.authorizeHandshake != nil
         }
     }
 
@@ -140,6 +142,10 @@ final class BrokerEngine: @unchecked Sendable {
 
     func addDisconnectionHandler(_ handler: @escaping @Sendable (BrokerSocket, UInt16, String) -> Void) {
         sync { disconnectionHandlers.append(handler) }
+    }
+
+    func addSlowConsumerHandler(_ handler: @escaping @Sendable (BrokerSocket, Int) -> Void) {
+        sync { slowConsumerHandlers.append(handler) }
     }
 
     // MARK: - Transport inputs (any thread)
@@ -178,6 +184,21 @@ final class BrokerEngine: @unchecked Sendable {
             self.core.connectionClosed(connection, code: code, reason: reason)
             self.execute()
             self.socketIDs[connection] = nil
+        }
+    }
+
+    /// The transport found `bufferedBytes` waiting on the connection, over
+    /// `maxOutboundBufferedBytes`, and stopped writing to it: the slow-consumer handlers run,
+    /// then the session ends with `BrokerOptions.slowConsumerCloseCode` and `reason` (the transport
+    /// has already sent that close).
+    func slowConsumer(_ connection: BrokerConnectionID, bufferedBytes: Int, reason: String) {
+        queue.async {
+            if let id = self.socketIDs[connection], self.core.socketInfo(connection) != nil {
+                let socket = BrokerSocket(id: id, connection: connection, engine: self)
+                for handler in self.slowConsumerHandlers { handler(socket, bufferedBytes) }
+            }
+            self.core.disconnect(connection, code: BrokerOptions.slowConsumerCloseCode, reason: reason)
+            self.execute()
         }
     }
 
@@ -248,6 +269,12 @@ final class BrokerEngine: @unchecked Sendable {
         var worklist: [ArraySlice<BrokerAction>] = [takeActions()]
         while var current = worklist.popLast() {
             while let action = current.popFirst() {
+                if case .authorize(let connection, .handshake(let handshake)) = action {
+                    core.handshakeDecided(connection, rejection: authorizeHandshake(handshake), wallClock: clock().wallClock)
+                    worklist.append(current)
+                    worklist.append(takeActions())
+                    break
+                }
                 if case .authorize(let connection, let request) = action {
                     core.authorizationDecided(connection, rejection: authorize(request), wallClock: clock().wallClock)
                     worklist.append(current)
@@ -278,10 +305,23 @@ final class BrokerEngine: @unchecked Sendable {
             switch request {
             case .subscribe(let subscribe): try hooks.authorizeSubscribe?(subscribe)
             case .publish(let publish): try hooks.authorizePublish?(publish)
+            case .handshake: break  // `authorizeHandshake`
             }
             return nil
         } catch {
             return RemoteError(applicationError: error)
+        }
+    }
+
+    /// Runs the application's handshake hook; returns the rejection, `nil` when it allows.
+    private func authorizeHandshake(_ request: BrokerHandshakeRequest) -> BrokerHandshakeRejection? {
+        do {
+            try hooks.authorizeHandshake?(request)
+            return nil
+        } catch let rejection as BrokerHandshakeRejection {
+            return rejection
+        } catch {
+            return BrokerHandshakeRejection(reason: String(describing: error))
         }
     }
 

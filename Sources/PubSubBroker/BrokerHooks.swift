@@ -21,6 +21,32 @@ public struct BrokerPublishRequest: Sendable {
     public var data: JSONValue?
 }
 
+/// A client `#handshake`, shown to the handshake hook before it is answered.
+public struct BrokerHandshakeRequest: Sendable {
+    /// The connecting socket (not yet authenticated: the token is verified after the hook allows).
+    public var socket: BrokerSocketInfo
+    /// The handshake's `data` (`{"authToken": …}` from the SocketCluster client).
+    public var data: JSONValue?
+}
+
+/// Thrown by the `authorizeHandshake` hook to reject a connection with a close code and reason
+/// (socketcluster-server's handshake middleware `block` with a `statusCode`). The client's
+/// `#handshake` is answered with an error carrying `reason`, then the connection is closed.
+/// Any other error thrown by the hook closes with 4008 and the error's description.
+public struct BrokerHandshakeRejection: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The WebSocket close code (4008, "Server rejected handshake from client", by default).
+    public var code: UInt16
+    /// The close reason (at most 123 UTF-8 bytes are sent).
+    public var reason: String
+
+    public init(code: UInt16 = BrokerOptions.handshakeRejectedCloseCode, reason: String = "") {
+        self.code = code
+        self.reason = reason
+    }
+
+    public var description: String { "Handshake rejected (\(code))\(reason.isEmpty ? "" : ": \(reason)")" }
+}
+
 /// The application's authorization decisions (socketcluster-server's inbound middleware),
 /// kept by the engine and run on the serial context between two core inputs. Throwing rejects:
 /// the client's invoke is answered with the thrown error (`RemoteError` keeps its name, message
@@ -28,6 +54,7 @@ public struct BrokerPublishRequest: Sendable {
 struct BrokerHooks: Sendable {
     var authorizeSubscribe: (@Sendable (BrokerSubscribeRequest) throws -> Void)?
     var authorizePublish: (@Sendable (BrokerPublishRequest) throws -> Void)?
+    var authorizeHandshake: (@Sendable (BrokerHandshakeRequest) throws -> Void)?
 }
 
 /// A subscribe or publish the core holds until the application decides on it
@@ -35,4 +62,5 @@ struct BrokerHooks: Sendable {
 enum BrokerAuthorizationRequest: Sendable {
     case subscribe(BrokerSubscribeRequest)
     case publish(BrokerPublishRequest)
+    case handshake(BrokerHandshakeRequest)
 }

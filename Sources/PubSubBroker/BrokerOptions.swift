@@ -30,6 +30,32 @@ public struct BrokerOptions: Sendable {
     /// permessage-deflate for clients that offer it (socketcluster-server's `perMessageDeflate`);
     /// `nil` (the default) declines it.
     public var perMessageDeflate: PerMessageDeflateOptions?
+    /// Most channels one socket may be subscribed to (`socketChannelLimit`, 1000); `nil` for no
+    /// limit. A `#subscribe` beyond it fails with `BrokerError` "… tried to exceed the channel
+    /// subscription limit of N", as socketcluster-server answers.
+    public var socketChannelLimit: Int?
+    /// Largest inbound message accepted, in bytes (`maxPayload`; socketcluster-server leaves it to
+    /// `ws`, whose default is 100 MiB). A larger message closes the connection with 1009.
+    public var maxPayload: Int
+    /// Most bytes a connection may have waiting to be written (accepted from the broker, not yet
+    /// taken by the kernel), 8 MiB. A connection over it is a slow consumer: it is closed with
+    /// `BrokerOptions.slowConsumerCloseCode` (1008) and `onSlowConsumer` handlers are told; the
+    /// publisher and every other subscriber go on. socketcluster-server has no such limit (its
+    /// memory grows with the slowest reader); uWebSockets calls it `maxBackpressure`.
+    public var maxOutboundBufferedBytes: Int
+    /// Most connections open at once (`nil`, the default, for no limit, as socketcluster-server).
+    /// A connection beyond it is closed right after its upgrade with 1013 (try again later).
+    public var maxConnections: Int?
+
+    /// The close code of a slow consumer: 1008 (policy violation). The SocketCluster client
+    /// reports it as "Encountered a policy violation" and reconnects with back-off, resubscribing.
+    public static let slowConsumerCloseCode: UInt16 = 1008
+    /// The close code of a connection beyond `maxConnections`: 1013 (try again later), after
+    /// which the SocketCluster client reconnects with back-off.
+    public static let tooManyConnectionsCloseCode: UInt16 = 1013
+    /// The close code of a handshake the `authorizeHandshake` hook rejected without its own code:
+    /// 4008, socketcluster-server's "Server rejected handshake from client".
+    public static let handshakeRejectedCloseCode: UInt16 = 4008
 
     /// The socketcluster-server 19 defaults, with a random `authKey`.
     public init(
@@ -43,6 +69,10 @@ public struct BrokerOptions: Sendable {
         ackTimeout: Duration = .milliseconds(10_000),
         path: String = "/socketcluster/",
         allowClientPublish: Bool = true,
+        socketChannelLimit: Int? = 1000,
+        maxPayload: Int = 100 << 20,
+        maxOutboundBufferedBytes: Int = 8 << 20,
+        maxConnections: Int? = nil,
         perMessageDeflate: PerMessageDeflateOptions? = nil
     ) {
         self.authKey = authKey ?? BrokerOptions.randomKey()
@@ -56,6 +86,10 @@ public struct BrokerOptions: Sendable {
         self.path = path
         self.allowClientPublish = allowClientPublish
         self.perMessageDeflate = perMessageDeflate
+        self.socketChannelLimit = socketChannelLimit
+        self.maxPayload = maxPayload
+        self.maxOutboundBufferedBytes = maxOutboundBufferedBytes
+        self.maxConnections = maxConnections
     }
 
     private static func randomKey() -> String {

@@ -61,6 +61,22 @@ public final class PubSubBroker: Sendable {
         engine.setHooks { $0.authorizePublish = hook }
     }
 
+    /// Decides each connection's first `#handshake` before it is answered (socketcluster-server's
+    /// handshake middleware): throw `BrokerHandshakeRejection(code:reason:)` to answer the
+    /// handshake with an error and close with that code and reason; any other error closes with
+    /// 4008 and its description. Runs on the serial context; must not block.
+    public func authorizeHandshake(_ hook: @escaping @Sendable (BrokerHandshakeRequest) throws -> Void) {
+        engine.setHooks { $0.authorizeHandshake = hook }
+    }
+
+    /// Called on the serial context when a connection became a slow consumer (more than
+    /// `maxOutboundBufferedBytes` waiting to be written), with the bytes it had waiting, just
+    /// before it is closed with `BrokerOptions.slowConsumerCloseCode` (1008); `onDisconnection`
+    /// follows with that code.
+    public func onSlowConsumer(_ handler: @escaping @Sendable (BrokerSocket, _ bufferedBytes: Int) -> Void) {
+        engine.addSlowConsumerHandler(handler)
+    }
+
     /// Called on the serial context when a socket completes its first handshake.
     public func onConnection(_ handler: @escaping @Sendable (BrokerSocket) -> Void) {
         engine.addConnectionHandler(handler)
@@ -98,8 +114,7 @@ extension PubSubBroker {
         tls: TLSServerConfiguration? = nil
     ) async throws -> PubSubBroker {
         let engine = BrokerEngine(options: options)
-        let listener = try WebSocketBrokerListener.start(host: host, port: port, path: options.path, tls: tls,
-                                                         perMessageDeflate: options.perMessageDeflate, engine: engine)
+        let listener = try WebSocketBrokerListener.start(host: host, port: port, options: options, tls: tls, engine: engine)
         return PubSubBroker(engine: engine, listener: listener, host: host, isSecure: tls != nil)
     }
 

@@ -5,25 +5,44 @@ import WireKit
 /// configured path becomes a broker connection; frames go to `BrokerEngine`, and the engine's
 /// sends and closes come back here. Connections are spread over WireKit's queue pool, so there is
 /// no thread per connection.
+///
+/// The I/O limits live here: `maxOutboundBufferedBytes` (checked before every write: a connection
+/// over it is handed to `BrokerEngine.slowConsumer` and gets nothing more), `maxConnections`
+/// (checked as a connection opens) and `maxPayload` (WireKit's `maxMessageSize`).
 final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked Sendable {
     // `connections` is guarded by `lock`; `server` is set once in `start` before any connection.
     private let lock = NSLock()
     private var connections: [BrokerConnectionID: WebSocket] = [:]
     private var server: WebSocketServer?
     private(set) var port = 0
+    private let maxOutboundBufferedBytes: Int
+    private let maxConnections: Int?
+    private weak var engine: BrokerEngine?
+
+    private init(maxOutboundBufferedBytes: Int, maxConnections: Int?, engine: BrokerEngine) {
+        self.maxOutboundBufferedBytes = maxOutboundBufferedBytes
+        self.maxConnections = maxConnections
+        self.engine = engine
+    }
 
     /// Binds `host`:`port` and starts feeding `engine`; with `tls`, WireKit's server speaks
     /// `wss://` (its `handshakeTimeout` bounds the TLS handshake and the upgrade).
     static func start(
-        host: String, port: Int, path: String, tls: TLSServerConfiguration?,
-        perMessageDeflate: PerMessageDeflateOptions? = nil, engine: BrokerEngine
+        host: String, port: Int, options: BrokerOptions, tls: TLSServerConfiguration?, engine: BrokerEngine
     ) throws -> WebSocketBrokerListener {
+        let path = options.path
         var serverOptions = WebSocketServerOptions()
-        serverOptions.perMessageDeflate = perMessageDeflate
+        serverOptions.perMessageDeflate = options.perMessageDeflate
+        // ws (socketcluster-server's engine) closes with 1009 above `maxPayload`, as WireKit does.
+        serverOptions.maxMessageSize = options.maxPayload
+        // The listener bounds what waits per connection itself (`maxOutboundBufferedBytes`).
+        serverOptions.writeLimit = .max
         // socketcluster-server (ws) compares the path exactly and refuses others with HTTP 400.
         serverOptions.acceptRequest = { request in requestPath(request.target) == path ? nil : 400 }
         serverOptions.tls = tls
-        let listener = WebSocketBrokerListener()
+        let listener = WebSocketBrokerListener(
+            maxOutboundBufferedBytes: options.maxOutboundBufferedBytes, maxConnections: options.maxConnections,
+            engine: engine)
         engine.attach(transport: listener)
         do {
             let server = try WebSocketServer.start(host: host, port: port, options: serverOptions) { [weak listener, weak engine] socket in
@@ -40,8 +59,17 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
     }
 
     private func accept(_ socket: WebSocket, engine: BrokerEngine) {
-        let connection = engine.connectionOpened()
-        lock.withLock { connections[connection] = socket }
+        // Counted and registered under one lock, so concurrent upgrades cannot overshoot.
+        let connection: BrokerConnectionID? = lock.withLock {
+            if let maxConnections, connections.count >= maxConnections { return nil }
+            let connection = engine.connectionOpened()
+            connections[connection] = socket
+            return connection
+        }
+        guard let connection else {
+            return socket.disconnect(code: WebSocketCloseCode(BrokerOptions.tooManyConnectionsCloseCode),
+                                     reason: "Too many connections")
+        }
         socket.onText = { text in engine.received(text: text, from: connection) }
         socket.onBinary = { data in engine.received(binary: Array(data), from: connection) }
         socket.onClose = { [weak self] info in
@@ -51,9 +79,21 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
     }
 
     func send(_ text: String, on connection: BrokerConnectionID) {
-        let socket = lock.withLock { connections[connection] }
+        guard let socket = lock.withLock({ connections[connection] }) else { return }
+        // One message always fits an empty buffer, so a message larger than the limit still
+        // reaches a reader that keeps up.
+        let buffered = socket.bufferedAmount
+        if buffered > 0, buffered + text.utf8.count > maxOutboundBufferedBytes {
+            // A slow consumer: nothing more is written; what is buffered goes out before the
+            // close frame if the peer reads again, else the close timeout ends the connection.
+            lock.withLock { _ = connections.removeValue(forKey: connection) }
+            let reason = "Slow consumer: more than \(maxOutboundBufferedBytes) bytes waiting to be written"
+            socket.disconnect(code: WebSocketCloseCode(BrokerOptions.slowConsumerCloseCode), reason: reason)
+            engine?.slowConsumer(connection, bufferedBytes: buffered, reason: reason)
+            return
+        }
         // A write to a closing connection fails; the close itself reaches the engine via onClose.
-        try? socket?.write(text: text)
+        try? socket.write(text: text)
     }
 
     func close(_ connection: BrokerConnectionID, code: UInt16, reason: String) {
@@ -63,6 +103,9 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
 
     /// Connections currently open.
     var connectionCount: Int { lock.withLock { connections.count } }
+
+    /// Every open connection's bytes waiting to be written (for tests).
+    var bufferedAmounts: [Int] { lock.withLock { connections.values.map(\.bufferedAmount) } }
 
     func stop() async {
         await server?.stop()

@@ -103,10 +103,13 @@ public final class PubSubClient: Sendable {
     }
 
     /// Server transmits of `event`, in order. Ends when the iterating task is cancelled.
-    /// `bufferingPolicy` bounds what waits for a slow consumer (default: everything).
+    /// By default (`.unbounded`) nothing is dropped and the stream is flow-controlled: while more
+    /// than `StreamFlowControl.highWaterMark` (256) items wait unread, the client stops reading
+    /// its socket (so the server is pushed back, and every call's answer waits too) until 64 are
+    /// left. A dropping policy (`.bufferingNewest(n)`) keeps reading and drops instead.
     public func receiver(_ event: String,
                          bufferingPolicy: AsyncStream<JSONValue?>.Continuation.BufferingPolicy = .unbounded) -> AsyncStream<JSONValue?> {
-        stream(bufferingPolicy) { router, continuation in router.addReceiver(event) { continuation.yield($0) } }
+        flowControlledStream(bufferingPolicy) { router, sink in router.addReceiver(event) { sink.yield($0) } }
     }
 
     /// Server invokes of `event`; answer each request exactly once. While no stream is
@@ -134,13 +137,15 @@ public final class PubSubClient: Sendable {
 
     /// Subscribes (if not already) and returns the channel's publications. Cancelling the task
     /// iterating the stream stops delivery to it; the subscription stays until `unsubscribe`.
-    /// `bufferingPolicy` bounds what waits for a slow consumer (default: everything), e.g.
-    /// `.bufferingNewest(1)` for a channel carrying the latest state.
+    /// By default (`.unbounded`) nothing is dropped and the stream is flow-controlled like
+    /// `receiver`'s: a consumer more than 256 publications behind pauses reading the socket. A
+    /// dropping policy is the explicit alternative, e.g. `.bufferingNewest(1)` for a channel
+    /// carrying the latest state.
     public func channel(_ name: String, options: SubscriptionOptions = SubscriptionOptions(),
                         bufferingPolicy: AsyncStream<JSONValue?>.Continuation.BufferingPolicy = .unbounded)
         -> AsyncStream<JSONValue?> {
-        let result = stream(bufferingPolicy) { router, continuation in
-            router.addChannelConsumer(name, yield: { continuation.yield($0) }, finish: { continuation.finish() })
+        let result = flowControlledStream(bufferingPolicy) { router, sink in
+            router.addChannelConsumer(name, yield: { sink.yield($0) }, finish: { sink.finish() })
         }
         core.subscribe(name, options: options, onlyIfUnsubscribed: true)
         return result
@@ -239,6 +244,23 @@ public final class PubSubClient: Sendable {
         return stream
     }
 
+    /// `stream` for data streams: with `.unbounded`, the items waiting unread are counted and the
+    /// driver pauses reading while more than the high-water mark wait.
+    private func flowControlledStream<T>(_ policy: AsyncStream<T>.Continuation.BufferingPolicy,
+                                         _ register: @escaping (EventRouter, FlowControlledSink<T>) -> UInt64) -> AsyncStream<T> {
+        guard case .unbounded = policy else {
+            return stream(policy) { router, continuation in register(router, FlowControlledSink(continuation, backlog: nil)) }
+        }
+        let (inner, continuation) = AsyncStream<T>.makeStream()
+        let backlog = StreamBacklog(driver: driver)
+        let sink = FlowControlledSink(continuation, backlog: backlog)
+        let token = driver.register { router in register(router, sink) }
+        backlog.token = token
+        continuation.onTermination = { [weak driver] _ in driver?.unregister(token) }
+        let reader = BacklogReader(inner, backlog: backlog)
+        return AsyncStream(unfolding: { await reader.next() })
+    }
+
     static func encode(_ value: some Encodable) throws(PubSubError) -> JSONValue {
         do { return try JSONValue(encoding: value) } catch { throw .coding("\(error)") }
     }
@@ -278,5 +300,90 @@ private final class CallCancellation: @unchecked Sendable {
             isCancelled = true
             return id
         }
+    }
+}
+
+/// The flow control of the data streams (`channel`, `receiver`) with the default policy.
+public enum StreamFlowControl {
+    /// Items waiting unread above which the client stops reading its socket.
+    public static let highWaterMark = 256
+    /// Items waiting unread at which reading resumes.
+    public static let lowWaterMark = 64
+}
+
+/// Counts a flow-controlled stream's unread items and tells the driver when it falls behind or
+/// catches up. `@unchecked Sendable`: `unread` and `backlogged` are guarded by `lock`; `token` is
+/// set once before the first item.
+final class StreamBacklog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var unread = 0
+    private var backlogged = false
+    private weak var driver: SessionDriver?
+    var token: UInt64 = 0
+
+    init(driver: SessionDriver) {
+        self.driver = driver
+    }
+
+    /// One item yielded (on the session queue).
+    func added() {
+        let crossed = lock.withLock { () -> Bool in
+            unread += 1
+            guard unread > StreamFlowControl.highWaterMark, !backlogged else { return false }
+            backlogged = true
+            return true
+        }
+        if crossed { driver?.setBacklogged(token, true) }
+    }
+
+    /// One item taken by the consumer (any thread).
+    func taken() {
+        let caughtUp = lock.withLock { () -> Bool in
+            unread -= 1
+            guard backlogged, unread <= StreamFlowControl.lowWaterMark else { return false }
+            backlogged = false
+            return true
+        }
+        guard caughtUp, let driver else { return }
+        let token = self.token
+        driver.queue.async { [weak driver] in driver?.setBacklogged(token, false) }
+    }
+}
+
+/// Where the router yields a data stream's items: counted when flow-controlled.
+final class FlowControlledSink<T: Sendable>: Sendable {
+    private let continuation: AsyncStream<T>.Continuation
+    private let backlog: StreamBacklog?
+
+    init(_ continuation: AsyncStream<T>.Continuation, backlog: StreamBacklog?) {
+        self.continuation = continuation
+        self.backlog = backlog
+    }
+
+    func yield(_ item: T) {
+        continuation.yield(item)
+        backlog?.added()
+    }
+
+    func finish() {
+        continuation.finish()
+    }
+}
+
+/// The one consumer's iterator of a flow-controlled stream's inner stream. `@unchecked Sendable`:
+/// `iterator` is used by the one consumer, one `next` at a time.
+final class BacklogReader<T: Sendable>: @unchecked Sendable {
+    private var iterator: AsyncStream<T>.AsyncIterator
+    private let backlog: StreamBacklog
+
+    init(_ stream: AsyncStream<T>, backlog: StreamBacklog) {
+        iterator = stream.makeAsyncIterator()
+        self.backlog = backlog
+    }
+
+    func next() async -> T? {
+        let item = await iterator.next()
+        if item != nil { backlog.taken() }
+        return item
     }
 }

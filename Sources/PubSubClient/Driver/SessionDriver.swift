@@ -49,6 +49,9 @@ final class SessionDriver: @unchecked Sendable {
     private var flushScheduled = false
     /// The transport that has messages waiting for `flush()`.
     private var unflushed: (any SessionTransport)?
+    /// App streams whose consumer is behind (over their high-water mark): the socket is not
+    /// read while any is, so the server is pushed back instead of memory growing.
+    private var backloggedStreams: Set<UInt64> = []
 
     /// `callbackQueue`: where the face's callbacks run (nil: inline on the session queue). A
     /// serial queue other than the main queue becomes the session queue's target, so the
@@ -203,7 +206,23 @@ final class SessionDriver: @unchecked Sendable {
 
     /// Removes a router registration, later on the queue (callers may be inside a session access).
     func unregister(_ token: UInt64) {
-        queue.async { [router] in router.remove(token) }
+        queue.async { [self] in
+            router.remove(token)
+            setBacklogged(token, false)
+        }
+    }
+
+    /// Marks the stream `token` behind or caught up, pausing or resuming reading. On the queue.
+    func setBacklogged(_ token: UInt64, _ backlogged: Bool) {
+        let wasPaused = !backloggedStreams.isEmpty
+        if backlogged { backloggedStreams.insert(token) } else { backloggedStreams.remove(token) }
+        guard wasPaused != !backloggedStreams.isEmpty else { return }
+        applyReadingPause()
+    }
+
+    private func applyReadingPause() {
+        guard let currentTransport, let transport = transports[currentTransport] else { return }
+        transport.setReadingPaused(!backloggedStreams.isEmpty)
     }
 
     // MARK: Queue internals
@@ -262,6 +281,7 @@ final class SessionDriver: @unchecked Sendable {
             transports[id] = transportFactory.open(url: url, headers: headers, connectTimeout: timeout, queue: queue) { [weak self] event in
                 self?.transportEvent(event, from: id)
             }
+            if !backloggedStreams.isEmpty { applyReadingPause() }
         case .sendText(let text):
             if let currentTransport, let transport = transports[currentTransport] {
                 frameObserver?(.sent, text)

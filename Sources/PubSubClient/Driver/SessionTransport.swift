@@ -21,6 +21,9 @@ protocol SessionTransport: AnyObject, Sendable {
     /// so one step's messages leave in one write).
     func flush()
     func close(code: UInt16, reason: String)
+    /// Stops or resumes reading the socket (TCP then pushes back on the server) while an app
+    /// stream is behind; applies once the connection is open.
+    func setReadingPaused(_ paused: Bool)
     /// Waits until the connection is over (closing handshake done or timed out) and returns
     /// how it ended; nil when the transport cannot tell.
     func closed() async -> WebSocketCloseInfo?
@@ -28,6 +31,8 @@ protocol SessionTransport: AnyObject, Sendable {
 
 extension SessionTransport {
     func flush() {}
+    /// Transports that cannot pause keep reading.
+    func setReadingPaused(_ paused: Bool) {}
 }
 
 /// Opens transports; WireKit's WebSocket in production, an in-memory fake in tests.

@@ -39,6 +39,9 @@ final class WireKitTransport: SessionTransport, @unchecked Sendable {
     private var onEvent: (@Sendable (SessionTransportEvent) -> Void)?
     private var finalInfo: WebSocketCloseInfo?
     private var closeWaiters: [CheckedContinuation<WebSocketCloseInfo?, Never>] = []
+    /// Reading pause asked for; applied at open (pausing earlier would stall the upgrade).
+    private var readingPaused = false
+    private var isOpen = false
 
     init(driver: WebSocketConnectionDriver, onEvent: @escaping @Sendable (SessionTransportEvent) -> Void) {
         self.driver = driver
@@ -62,6 +65,12 @@ final class WireKitTransport: SessionTransport, @unchecked Sendable {
         driver.flush()
     }
 
+    func setReadingPaused(_ paused: Bool) {
+        guard paused != readingPaused else { return }
+        readingPaused = paused
+        if isOpen { driver.setReadingPaused(paused) }
+    }
+
     func close(code: UInt16, reason: String) {
         onEvent = nil
         guard finalInfo == nil else { return }
@@ -80,7 +89,10 @@ final class WireKitTransport: SessionTransport, @unchecked Sendable {
 
     private func handle(_ event: WebSocketEvent) {
         switch event {
-        case .opened: onEvent?(.opened)
+        case .opened:
+            isOpen = true
+            if readingPaused { driver.setReadingPaused(true) }
+            onEvent?(.opened)
         case .text(let text): onEvent?(.text(text))
         case .binary(let data): onEvent?(.binary([UInt8](data)))
         case .ping, .pong, .pingCompleted, .pingTimedOut: break
@@ -134,7 +146,7 @@ extension TransportFailure {
         case .redirected(let status, let location, _): return .redirected(status: status, location: location)
         case .invalidHandshakeResponse, .invalidUpgradeRequest: return .invalidHandshake
         case .protocolViolation, .invalidUTF8, .messageTooBig: return .protocolViolation
-        case .connectionClosed, .closed, .notOpen: return .connectionLost
+        case .connectionClosed, .closed, .notOpen, .sendBufferFull: return .connectionLost
         }
     }
 }

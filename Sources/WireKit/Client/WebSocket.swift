@@ -19,7 +19,10 @@ import Foundation
 /// socket's I/O.
 ///
 /// Each received message goes to `onText`/`onBinary` when that callback is set at the time it
-/// arrives, and into `messages` otherwise. Releasing the last reference to an open client
+/// arrives, and into `messages` otherwise. While `messages` holds more than
+/// `receiveHighWaterMark` unread bytes (1 MiB), the socket is not read, so TCP pushes back on
+/// the peer; reading resumes at `receiveLowWaterMark` (256 KiB). Callback users pause with
+/// `pauseReading()`. Releasing the last reference to an open client
 /// closes it with 1001 (going away); callbacks that capture the socket keep it alive until it
 /// closes.
 ///
@@ -174,20 +177,21 @@ public final class WebSocket: Sendable {
         connection.start()
     }
 
-    /// Queues a text message without waiting (no backpressure: check `bufferedAmount`).
-    /// Throws `.notOpen` before the handshake and `.closed` once closing.
+    /// Queues a text message without waiting. Throws `.sendBufferFull` (nothing queued) when
+    /// it would take `bufferedAmount` beyond `writeLimit` (16 MiB), `.notOpen` before the
+    /// handshake and `.closed` once closing.
     public func write(text: String) throws(WebSocketError) {
         if connection.isOnQueue {
-            try connection.sendOnQueue { machine throws(WebSocketError) in try machine.sendText(text) }
+            try connection.sendOnQueue(size: text.utf8.count) { machine throws(WebSocketError) in try machine.sendText(text) }
         } else {
             try connection.enqueue(size: text.utf8.count) { machine throws(WebSocketError) in try machine.sendText(text) }
         }
     }
 
-    /// Queues a binary message without waiting (no backpressure: check `bufferedAmount`).
+    /// Queues a binary message without waiting; bounded by `writeLimit` like `write(text:)`.
     public func write(data: Data) throws(WebSocketError) {
         if connection.isOnQueue {
-            try connection.sendOnQueue { machine throws(WebSocketError) in try machine.sendBinary(data) }
+            try connection.sendOnQueue(size: data.count) { machine throws(WebSocketError) in try machine.sendBinary(data) }
         } else {
             try connection.enqueue(size: data.count) { machine throws(WebSocketError) in try machine.sendBinary(data) }
         }
@@ -196,7 +200,7 @@ public final class WebSocket: Sendable {
     /// Queues a binary message from bytes without waiting.
     public func write(bytes: [UInt8]) throws(WebSocketError) {
         if connection.isOnQueue {
-            try connection.sendOnQueue { machine throws(WebSocketError) in try machine.sendBinary(bytes) }
+            try connection.sendOnQueue(size: bytes.count) { machine throws(WebSocketError) in try machine.sendBinary(bytes) }
         } else {
             try connection.enqueue(size: bytes.count) { machine throws(WebSocketError) in try machine.sendBinary(bytes) }
         }
@@ -207,10 +211,23 @@ public final class WebSocket: Sendable {
     public func writePing(_ payload: [UInt8] = []) throws(WebSocketError) {
         guard payload.count <= 125 else { throw .invalidRequest("a ping payload is limited to 125 bytes") }
         if connection.isOnQueue {
-            try connection.sendOnQueue { machine throws(WebSocketError) in try machine.sendPing(payload) }
+            try connection.sendOnQueue(size: 0) { machine throws(WebSocketError) in try machine.sendPing(payload) }
         } else {
             try connection.enqueue(size: payload.count) { machine throws(WebSocketError) in try machine.sendPing(payload) }
         }
+    }
+
+    /// Stops reading from the peer until `resumeReading()`, so that TCP pushes back on it (the
+    /// callback API's flow control: pause while your handler cannot keep up). Messages already
+    /// read are still delivered; pings are not answered while paused, so keep pauses shorter
+    /// than the peer's ping timeout. Applies from the opening handshake's completion.
+    public func pauseReading() {
+        connection.setReadingPausedByUser(true)
+    }
+
+    /// Reads from the peer again after `pauseReading()`.
+    public func resumeReading() {
+        connection.setReadingPausedByUser(false)
     }
 
     /// Starts the close handshake without waiting; `onClose` reports the end.

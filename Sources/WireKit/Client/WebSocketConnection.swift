@@ -17,6 +17,9 @@ final class WebSocketConnection: @unchecked Sendable {
     let messages: AsyncStream<WebSocketMessage>
     let queue: DispatchQueue
     private let highWaterMark: Int
+    private let receiveHighWaterMark: Int
+    private let writeLimit: Int
+    private let receiveLowWaterMark: Int
     private let pingTimeout: Duration
     private let makeDriver: (@Sendable () throws(WebSocketError) -> WebSocketConnectionDriver)?
 
@@ -29,6 +32,12 @@ final class WebSocketConnection: @unchecked Sendable {
     private var closeWaiters: [CheckedContinuation<WebSocketCloseInfo, Never>] = []
     private var finalInfo: WebSocketCloseInfo?
     private var lastMirroredBufferedAmount = 0
+    /// Reading paused by `pauseReading()`.
+    private var readingPausedByUser = false
+    /// Reading paused because `messages` holds more than `receiveHighWaterMark` unread bytes.
+    private var readingPausedByStream = false
+    /// Set at `.opened`: pausing before then would stall the opening handshake.
+    private var isOpen = false
     /// `callbacks` as read at the start of the current pump; `nil` between pumps.
     private var callbackSnapshot: Callbacks?
     /// Set when `enqueue` raised the mirror from another thread, so the next update writes it.
@@ -46,6 +55,11 @@ final class WebSocketConnection: @unchecked Sendable {
     private var mirroredHandshakeInfo: WebSocketHandshakeInfo?
     private var mirroredCloseInfo: WebSocketCloseInfo?
     private var mirroredSendState = SendState.notOpen
+    /// Bytes (payload + 64 each) yielded to `messages` and not yet taken by its consumer.
+    private var unreadMessageBytes = 0
+    /// Whether the consumer must call `streamDrained` when `unreadMessageBytes` reaches the low
+    /// water mark (set while reading is paused for the stream).
+    private var wantsDrainNotice = false
     /// The batch `enqueue` adds to; nil once its queue block took it or another operation
     /// was queued after it.
     private var openBatch: WriteBatch?
@@ -70,8 +84,14 @@ final class WebSocketConnection: @unchecked Sendable {
         self.role = .client
         self.queue = queue
         self.highWaterMark = options.sendHighWaterMark
+        self.receiveHighWaterMark = options.receiveHighWaterMark
+        self.writeLimit = options.writeLimit
+        self.receiveLowWaterMark = options.receiveLowWaterMark
         self.pingTimeout = options.pingTimeout
-        (messages, messageSink) = AsyncStream.makeStream(of: WebSocketMessage.self)
+        let sink: AsyncStream<WebSocketMessage>.Continuation
+        let reader: MessageReader
+        (messages, sink, reader) = Self.makeMessages()
+        messageSink = sink
         let configuration = options.configuration
         let factory = options.transportFactory
         let connectTimeout = options.connectTimeout
@@ -82,24 +102,112 @@ final class WebSocketConnection: @unchecked Sendable {
                                              transport: transport, queue: queue)
         }
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
+        reader.owner = self
     }
 
     /// Server role: a connection accepted on `transport`, run on `queue`.
     init(accepted transport: any Transport, configuration: WebSocketConfiguration, queue: DispatchQueue,
-         highWaterMark: Int, pingTimeout: Duration, acceptRequest: (@Sendable (HTTPRequestHead) -> Int?)? = nil) {
+         highWaterMark: Int, receiveWaterMarks: (high: Int, low: Int) = (1 << 20, 256 << 10), writeLimit: Int = 16 << 20,
+         pingTimeout: Duration, acceptRequest: (@Sendable (HTTPRequestHead) -> Int?)? = nil) {
         self.role = .server
         self.queue = queue
         self.highWaterMark = highWaterMark
+        self.receiveHighWaterMark = receiveWaterMarks.high
+        self.writeLimit = writeLimit
+        self.receiveLowWaterMark = receiveWaterMarks.low
         self.pingTimeout = pingTimeout
-        (messages, messageSink) = AsyncStream.makeStream(of: WebSocketMessage.self)
+        let sink: AsyncStream<WebSocketMessage>.Continuation
+        let reader: MessageReader
+        (messages, sink, reader) = Self.makeMessages()
+        messageSink = sink
         makeDriver = nil
         let machine = WebSocketStateMachine(server: configuration, acceptRequest: acceptRequest)
         self.driver = WebSocketConnectionDriver(machine: machine, transport: transport, queue: queue)
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
+        reader.owner = self
     }
 
     deinit {
         messageSink.finish()
+    }
+
+    /// The public `messages` stream over an unbounded one: each message the consumer takes is
+    /// counted off `unreadMessageBytes` (through `owner`, set once the connection exists).
+    private static func makeMessages()
+        -> (AsyncStream<WebSocketMessage>, AsyncStream<WebSocketMessage>.Continuation, MessageReader) {
+        let (inner, sink) = AsyncStream.makeStream(of: WebSocketMessage.self)
+        let reader = MessageReader(inner)
+        let outer = AsyncStream<WebSocketMessage>(unfolding: { await reader.next() })
+        return (outer, sink, reader)
+    }
+
+    /// The one consumer's iterator of the inner stream, and the connection to report takes to.
+    final class MessageReader: @unchecked Sendable {
+        // `iterator` is only used by the one consumer of `messages`, one `next` at a time;
+        // `owner` is set once, before any message is yielded.
+        private var iterator: AsyncStream<WebSocketMessage>.AsyncIterator
+        weak var owner: WebSocketConnection?
+
+        init(_ stream: AsyncStream<WebSocketMessage>) {
+            iterator = stream.makeAsyncIterator()
+        }
+
+        func next() async -> WebSocketMessage? {
+            let message = await iterator.next()
+            if let message { owner?.messageTaken(message) }
+            return message
+        }
+    }
+
+    static func unreadCost(_ message: WebSocketMessage) -> Int {
+        switch message {
+        case .text(let text): text.utf8.count + 64
+        case .binary(let data): data.count + 64
+        }
+    }
+
+    /// The consumer took `message` from `messages` (any thread).
+    fileprivate func messageTaken(_ message: WebSocketMessage) {
+        let notify = lock.withLock { () -> Bool in
+            unreadMessageBytes -= Self.unreadCost(message)
+            guard wantsDrainNotice, unreadMessageBytes <= receiveLowWaterMark else { return false }
+            wantsDrainNotice = false
+            return true
+        }
+        guard notify else { return }
+        later { [self] in
+            readingPausedByStream = false
+            applyReadingPause()
+        }
+    }
+
+    /// A message for `messages`: yielded, counted, and reading paused above the high-water mark.
+    private func yieldMessage(_ message: WebSocketMessage) {
+        let overHighWater = lock.withLock { () -> Bool in
+            unreadMessageBytes += Self.unreadCost(message)
+            guard unreadMessageBytes > receiveHighWaterMark, !readingPausedByStream else { return false }
+            wantsDrainNotice = true
+            return true
+        }
+        messageSink.yield(message)
+        if overHighWater {
+            readingPausedByStream = true
+            applyReadingPause()
+        }
+    }
+
+    /// Stops reading while the user or the stream asks to, resumes when neither does.
+    private func applyReadingPause() {
+        guard isOpen else { return }
+        driver?.setReadingPaused(readingPausedByUser || readingPausedByStream)
+    }
+
+    /// `pauseReading()`/`resumeReading()` (any thread).
+    func setReadingPausedByUser(_ paused: Bool) {
+        later { [self] in
+            readingPausedByUser = paused
+            applyReadingPause()
+        }
     }
 
     // MARK: Callback slots and mirrors (any thread)
@@ -218,8 +326,13 @@ final class WebSocketConnection: @unchecked Sendable {
     /// Whether the caller runs on this connection's queue (inside one of its callbacks).
     var isOnQueue: Bool { DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) }
 
-    /// Sends right away; the caller is on the queue (`isOnQueue`).
-    func sendOnQueue(_ body: (inout WebSocketStateMachine) throws(WebSocketError) -> Void) throws(WebSocketError) {
+    /// Sends right away; the caller is on the queue (`isOnQueue`). Throws `.sendBufferFull` when
+    /// `size` more bytes would take a non-empty buffer beyond `writeLimit`.
+    func sendOnQueue(size: Int, _ body: (inout WebSocketStateMachine) throws(WebSocketError) -> Void) throws(WebSocketError) {
+        if let driver, finalInfo == nil {
+            let buffered = driver.bufferedAmount
+            if buffered > 0, size > writeLimit - buffered { throw .sendBufferFull(buffered: buffered, limit: writeLimit) }
+        }
         try perform { machine, _ throws(WebSocketError) in try body(&machine) }.get()
     }
 
@@ -234,6 +347,11 @@ final class WebSocketConnection: @unchecked Sendable {
         lock.lock()
         let state = mirroredSendState
         var started: WriteBatch?
+        let buffered = mirroredBufferedAmount
+        if state == .open, buffered > 0, size > writeLimit - buffered {
+            lock.unlock()
+            throw .sendBufferFull(buffered: buffered, limit: writeLimit)
+        }
         if state == .open {
             mirroredBufferedAmount += size
             if openBatch == nil {
@@ -332,13 +450,15 @@ final class WebSocketConnection: @unchecked Sendable {
             }
             for waiter in connectWaiters { waiter.resume(returning: .success(())) }
             connectWaiters.removeAll()
+            isOpen = true
+            if readingPausedByUser { applyReadingPause() }
             onServerOpen?()
             onServerOpen = nil
             currentCallbacks.onOpen?(info)
         case .text(let text):
-            if let callback = currentCallbacks.onText { callback(text) } else { messageSink.yield(.text(text)) }
+            if let callback = currentCallbacks.onText { callback(text) } else { yieldMessage(.text(text)) }
         case .binary(let data):
-            if let callback = currentCallbacks.onBinary { callback(data) } else { messageSink.yield(.binary(data)) }
+            if let callback = currentCallbacks.onBinary { callback(data) } else { yieldMessage(.binary(data)) }
         case .ping(let data):
             currentCallbacks.onPing?(data)
         case .pong(let data):

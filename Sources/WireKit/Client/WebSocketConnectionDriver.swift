@@ -91,6 +91,13 @@ package final class WebSocketConnectionDriver: @unchecked Sendable {
     /// Bytes accepted for sending and not yet handed to the kernel.
     package var bufferedAmount: Int { machine.pendingOutputCount + (transportIsClosed ? 0 : transport.bufferedAmount) }
 
+    /// Stops or resumes reading the transport (TCP then pushes back on the peer); events already
+    /// read are still delivered. On `queue` only.
+    package func setReadingPaused(_ paused: Bool) {
+        guard !transportIsClosed else { return }
+        transport.setReadingPaused(paused)
+    }
+
     /// The machine's phase.
     package var phase: WebSocketStateMachine.Phase { machine.phase }
 

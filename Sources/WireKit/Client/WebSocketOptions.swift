@@ -22,6 +22,16 @@ public struct WebSocketOptions: Sendable {
     public var pingTimeout: Duration
     /// Buffered outgoing bytes above which the async `send` waits for the socket to drain.
     public var sendHighWaterMark: Int
+    /// Buffered outgoing bytes beyond which the non-async `write` throws `.sendBufferFull`
+    /// instead of buffering more (a message always fits an empty buffer). `Int.max` for none.
+    public var writeLimit: Int
+    /// Bytes of received messages waiting unread in `messages` above which the connection stops
+    /// reading the socket, so TCP pushes back on the peer (Python `websockets`' `max_queue`).
+    /// Each message counts its payload plus 64 bytes. Messages handed to `onText`/`onBinary` are
+    /// not counted: pause those with `pauseReading()`.
+    public var receiveHighWaterMark: Int
+    /// Reading resumes once the unread bytes in `messages` fell to this.
+    public var receiveLowWaterMark: Int
     /// Makes the transport; replace it to add TLS or a custom stream.
     public var transportFactory: WebSocketTransportFactory
     /// An HTTP proxy to tunnel through with CONNECT (`ws://` and `wss://`); see `HTTPProxy`.
@@ -45,6 +55,9 @@ public struct WebSocketOptions: Sendable {
         keepalive: WebSocketKeepalive? = nil,
         pingTimeout: Duration = .seconds(10),
         sendHighWaterMark: Int = 1 << 20,
+        writeLimit: Int = 16 << 20,
+        receiveHighWaterMark: Int = 1 << 20,
+        receiveLowWaterMark: Int = 256 << 10,
         transportFactory: WebSocketTransportFactory = .default,
         proxy: HTTPProxy? = nil,
         proxyFromEnvironment: Bool = false,
@@ -61,6 +74,9 @@ public struct WebSocketOptions: Sendable {
         self.keepalive = keepalive
         self.pingTimeout = pingTimeout
         self.sendHighWaterMark = sendHighWaterMark
+        self.writeLimit = writeLimit
+        self.receiveHighWaterMark = receiveHighWaterMark
+        self.receiveLowWaterMark = receiveLowWaterMark
         self.transportFactory = transportFactory
         self.proxy = proxy
         self.proxyFromEnvironment = proxyFromEnvironment

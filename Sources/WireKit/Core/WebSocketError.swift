@@ -39,6 +39,10 @@ public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible, 
     case closed
     /// The opening handshake has not finished yet, so messages cannot be sent.
     case notOpen
+    /// The non-async `write` found `buffered` bytes waiting, and the message would take them
+    /// beyond `limit` (`writeLimit`); nothing was queued. Wait for `bufferedAmount` to fall, or
+    /// use the async `send`, which waits.
+    case sendBufferFull(buffered: Int, limit: Int)
 
     /// The close code this error sends to the peer when it fails the connection.
     public var closeCode: WebSocketCloseCode {
@@ -72,6 +76,8 @@ public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible, 
         case .connectionClosed(let why): "Connection closed: \(why)"
         case .closed: "The WebSocket connection is closing or closed"
         case .notOpen: "The WebSocket connection is not open yet"
+        case .sendBufferFull(let buffered, let limit):
+            "Write refused: \(buffered) bytes are already waiting to be sent and the write limit is \(limit) bytes"
         }
     }
 

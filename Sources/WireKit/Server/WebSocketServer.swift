@@ -138,7 +138,10 @@ public final class WebSocketServer: @unchecked Sendable {
         let queue = DispatchQueue(label: "WireKit.WebSocketServer.connection", target: pool[index % pool.count])
         let stream: any Transport = options.acceptedTransport?(transport) ?? transport
         let connection = WebSocketConnection(accepted: stream, configuration: configuration, queue: queue,
-                                             highWaterMark: options.sendHighWaterMark, pingTimeout: options.pingTimeout,
+                                             highWaterMark: options.sendHighWaterMark,
+                                             receiveWaterMarks: (options.receiveHighWaterMark, options.receiveLowWaterMark),
+                                             writeLimit: options.writeLimit,
+                                             pingTimeout: options.pingTimeout,
                                              acceptRequest: options.acceptRequest)
         let socket = WebSocket(accepted: connection)
         let onConnection = self.onConnection

@@ -24,6 +24,16 @@ public struct WebSocketServerOptions: Sendable {
     public var pingTimeout: Duration
     /// Buffered outgoing bytes above which a connection's async `send` waits.
     public var sendHighWaterMark: Int
+    /// Bytes of received messages waiting unread in `messages` above which the connection stops
+    /// reading the socket, so TCP pushes back on the peer (Python `websockets`' `max_queue`).
+    /// Each message counts its payload plus 64 bytes. Messages handed to `onText`/`onBinary` are
+    /// not counted: pause those with `pauseReading()`.
+    /// Buffered outgoing bytes beyond which the non-async `write` throws `.sendBufferFull`
+    /// instead of buffering more (a message always fits an empty buffer). `Int.max` for none.
+    public var writeLimit: Int
+    public var receiveHighWaterMark: Int
+    /// Reading resumes once the unread bytes in `messages` fell to this.
+    public var receiveLowWaterMark: Int
     /// The kernel's queue of connections not yet accepted.
     public var backlog: Int32
     /// Serial queues the connections' work is spread over (default: one per CPU, at least 2).
@@ -53,6 +63,9 @@ public struct WebSocketServerOptions: Sendable {
         keepalive: WebSocketKeepalive? = nil,
         pingTimeout: Duration = .seconds(10),
         sendHighWaterMark: Int = 1 << 20,
+        writeLimit: Int = 16 << 20,
+        receiveHighWaterMark: Int = 1 << 20,
+        receiveLowWaterMark: Int = 256 << 10,
         backlog: Int32 = 1024,
         queueCount: Int = max(2, ProcessInfo.processInfo.activeProcessorCount),
         acceptRequest: (@Sendable (HTTPRequestHead) -> Int?)? = nil,
@@ -68,6 +81,9 @@ public struct WebSocketServerOptions: Sendable {
         self.keepalive = keepalive
         self.pingTimeout = pingTimeout
         self.sendHighWaterMark = sendHighWaterMark
+        self.writeLimit = writeLimit
+        self.receiveHighWaterMark = receiveHighWaterMark
+        self.receiveLowWaterMark = receiveLowWaterMark
         self.backlog = backlog
         self.queueCount = queueCount
         self.acceptRequest = acceptRequest

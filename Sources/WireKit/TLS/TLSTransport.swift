@@ -108,6 +108,10 @@ public final class TLSTransport: Transport, @unchecked Sendable {
     /// Ciphertext queued in the underlying transport, not yet handed to the kernel (bytes).
     public var bufferedAmount: Int { inner.bufferedAmount }
 
+    public func setReadingPaused(_ paused: Bool) {
+        inner.setReadingPaused(paused)
+    }
+
     public func shutdownOutput() {
         sendCloseNotify()
         inner.shutdownOutput()

@@ -41,6 +41,10 @@ public final class TCPTransport: Transport, @unchecked Sendable {
     private var nextAddressIndex = 0
     private var connectErrors: [Int32] = []
     private var readSource: DispatchSourceRead?
+    /// Whether the owner paused reading (`setReadingPaused`).
+    private var readingPaused = false
+    /// Whether `readSource` is suspended (created suspended, or paused); resumed before release.
+    private var readSourceSuspended = false
     /// Exists only while waiting for the socket to become writable (connecting, or the kernel
     /// buffer was full). Never kept suspended: on Linux, a suspended write source can keep
     /// libdispatch from reporting the read side of the same descriptor (a lost EOF).
@@ -329,24 +333,48 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         self.closer = closer
         track(source, with: closer)
         readSource = source
-        source.resume()
+        if readingPaused {
+            readSourceSuspended = true
+        } else {
+            source.resume()
+        }
         stopWaitingForWritable()   // the connect's write source
         handler?(.connected)
         if state == .open, writeSource == nil, bufferedAmount > 0 { flush() }
         if state == .open, outputShutdownRequested, bufferedAmount == 0 { shutDownOutputNow() }
         // Bytes or an EOF that arrived before the read source was armed may never be reported
         // by it (libdispatch on Linux), so look once now.
-        if state == .open { readAvailable() }
+        if state == .open, !readingPaused { readAvailable() }
     }
 
     // MARK: Reading
+
+    public func setReadingPaused(_ paused: Bool) {
+        guard paused != readingPaused else { return }
+        readingPaused = paused
+        guard let readSource else { return }
+        if paused {
+            readSource.suspend()
+            readSourceSuspended = true
+        } else {
+            if readSourceSuspended {
+                readSourceSuspended = false
+                readSource.resume()
+            }
+            // Look once in a fresh block (never re-entrantly): what arrived while paused may not
+            // be reported again.
+            queue?.async { [self] in
+                if self.readSource != nil, !readingPaused { readAvailable() }
+            }
+        }
+    }
 
     private func readAvailable() {
         // Read until EAGAIN (not just once): libdispatch on Linux may not report an EOF that
         // follows data in the same wake-up again. After 16 full buffers, yield to the queue's
         // other work and continue in a fresh block rather than relying on another event.
         for _ in 0..<16 {
-            guard state == .open || state == .closing, fd >= 0 else { return }
+            guard state == .open || state == .closing, fd >= 0, !readingPaused else { return }
             let readBuffer = ThreadIOBuffers.readBuffer
             let n = systemRead(fd, readBuffer.baseAddress, readBuffer.count)
             if n > 0 {
@@ -368,7 +396,7 @@ public final class TCPTransport: Transport, @unchecked Sendable {
             }
         }
         queue?.async { [self] in
-            if readSource != nil { readAvailable() }
+            if readSource != nil, !readingPaused { readAvailable() }
         }
     }
 
@@ -496,6 +524,11 @@ public final class TCPTransport: Transport, @unchecked Sendable {
     private func cancelSources() {
         guard fd >= 0 else { return }
         readSource?.cancel()
+        if readSourceSuspended {
+            // A suspended source's cancel handler (which closes the descriptor) never runs.
+            readSourceSuspended = false
+            readSource?.resume()
+        }
         writeSource?.cancel()
         readSource = nil
         writeSource = nil

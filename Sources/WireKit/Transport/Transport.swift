@@ -42,7 +42,17 @@ public protocol Transport: AnyObject, Sendable {
     /// Half-close: sends EOF once the buffered bytes are written; reading continues.
     func shutdownOutput()
 
+    /// Stops (`true`) or resumes (`false`) reading from the peer, so that TCP flow control
+    /// pushes back on the sender while the owner cannot take more. No `.received` event is
+    /// delivered while paused; an EOF or reset is noticed once reading resumes.
+    func setReadingPaused(_ paused: Bool)
+
     /// Closes the stream: buffered bytes are still written if the peer takes them within the
     /// transport's linger time, then the socket is closed and `.closed(nil)` is delivered.
     func close()
+}
+
+extension Transport {
+    /// Default for transports that cannot pause: reading goes on (no push-back on the sender).
+    public func setReadingPaused(_ paused: Bool) {}
 }

@@ -35,6 +35,8 @@ final class RawWebSocketClient {
             guard opcode == 0x8, payload.count >= 2 else { return nil }
             return UInt16(payload[0]) << 8 | UInt16(payload[1])
         }
+        /// For close frames: the reason.
+        var closeReason: String { String(decoding: payload.dropFirst(2), as: UTF8.self) }
     }
 
     private let fd: Int32
@@ -80,8 +82,9 @@ final class RawWebSocketClient {
         closeSocket(fd)
     }
 
-    /// Sends one masked text frame.
-    func send(_ text: String) throws {
+    /// Sends one masked text frame; `zeroMask` uses the all-zero masking key (valid, and no
+    /// per-byte work, for floods of large frames).
+    func send(zeroMask: Bool = false, _ text: String) throws {
         let payload = Array(text.utf8)
         var frame: [UInt8] = [0x81]
         if payload.count < 126 {
@@ -93,6 +96,11 @@ final class RawWebSocketClient {
         } else {
             frame.append(0x80 | 127)
             for shift in stride(from: 56, through: 0, by: -8) { frame.append(UInt8((payload.count >> shift) & 0xFF)) }
+        }
+        if zeroMask {
+            frame.append(contentsOf: [0, 0, 0, 0])
+            frame.append(contentsOf: payload)
+            return try write(frame)
         }
         let mask: [UInt8] = [0x37, 0xFA, 0x21, 0x3D]
         frame.append(contentsOf: mask)
