@@ -39,11 +39,13 @@ public struct BrokerHandshakeRejection: Error, Sendable, Equatable, CustomString
     /// The close reason (at most 123 UTF-8 bytes are sent).
     public var reason: String
 
+    /// A rejection closing with `code` and `reason`.
     public init(code: UInt16 = BrokerOptions.handshakeRejectedCloseCode, reason: String = "") {
         self.code = code
         self.reason = reason
     }
 
+    /// The rejection in words, with its code.
     public var description: String { "Handshake rejected (\(code))\(reason.isEmpty ? "" : ": \(reason)")" }
 }
 

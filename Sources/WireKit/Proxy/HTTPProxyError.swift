@@ -1,12 +1,12 @@
 /// Why a connection through an HTTP proxy (CONNECT tunnel) could not be made.
-public indirect enum HTTPProxyError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum HTTPProxyError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The proxy answered CONNECT with a status other than 2xx and 407 (403: target not allowed,
     /// 502/503/504: the proxy could not reach the target, ...).
     case refused(status: Int, reason: String)
     /// The proxy answered 407 (or 401): it wants credentials (`credentialsSent` false) or refused the ones sent.
     case authenticationRequired(realm: String?, credentialsSent: Bool)
-    /// The proxy itself could not be reached (not found, refused, connect timeout); `underlying` says how.
-    case unreachable(host: String, port: Int, underlying: TransportError)
+    /// The proxy itself could not be reached; `reason` says how.
+    case unreachable(host: String, port: Int, reason: UnreachableReason)
     /// The proxy closed the connection before the tunnel was established.
     case tunnelClosed(String)
     /// The proxy's answer to CONNECT is not valid HTTP.
@@ -22,14 +22,39 @@ public indirect enum HTTPProxyError: Error, Sendable, Hashable, CustomStringConv
         case let .authenticationRequired(realm, credentialsSent):
             (credentialsSent ? "the proxy rejected the credentials (HTTP 407/401)" : "the proxy requires authentication (HTTP 407/401); put user:password in the proxy URL")
                 + (realm.map { ", realm \"\($0)\"" } ?? "")
-        case let .unreachable(host, port, underlying):
-            "cannot reach the proxy \(host) port \(port): \(underlying)"
+        case let .unreachable(host, port, reason):
+            "cannot reach the proxy \(host) port \(port): \(reason)"
         case let .tunnelClosed(why):
             "the proxy closed the tunnel: \(why)"
         case let .invalidResponse(why):
             "invalid answer from the proxy: \(why)"
         case let .timedOut(seconds):
             "the proxy did not answer CONNECT within \(seconds) s"
+        }
+    }
+}
+
+extension HTTPProxyError {
+    /// Why the proxy could not be reached: the transport's failure, without nesting a
+    /// `TransportError` in an error that `TransportError` itself carries.
+    public enum UnreachableReason: Sendable, Hashable, CustomStringConvertible {
+        /// The proxy's host name did not resolve (`detail` is the resolver's message).
+        case hostNotFound(detail: String)
+        /// Nothing accepts connections at the proxy's address.
+        case connectionRefused
+        /// Connecting to the proxy took longer than the connect timeout (seconds).
+        case connectTimedOut(seconds: Double)
+        /// No route to the proxy's address.
+        case networkUnreachable
+
+        /// The reason in words.
+        public var description: String {
+            switch self {
+            case .hostNotFound(let detail): "host not found (\(detail))"
+            case .connectionRefused: "connection refused"
+            case .connectTimedOut(let seconds): "no connection within \(seconds) s"
+            case .networkUnreachable: "network unreachable"
+            }
         }
     }
 }

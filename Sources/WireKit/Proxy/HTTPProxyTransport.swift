@@ -112,10 +112,16 @@ public final class HTTPProxyTransport: Transport, @unchecked Sendable {
             if let failure {
                 handler?(.closed(.proxy(failure)))
             } else if let error {
-                switch error {
-                case .hostNotFound, .connectionRefused, .connectTimedOut, .unreachable:
-                    handler?(.closed(.proxy(.unreachable(host: proxy.host, port: proxy.port, underlying: error))))
-                default:
+                let reason: HTTPProxyError.UnreachableReason? = switch error {
+                case .hostNotFound(_, let detail): .hostNotFound(detail: detail)
+                case .connectionRefused: .connectionRefused
+                case .connectTimedOut(_, _, let seconds): .connectTimedOut(seconds: seconds)
+                case .unreachable: .networkUnreachable
+                default: nil
+                }
+                if let reason {
+                    handler?(.closed(.proxy(.unreachable(host: proxy.host, port: proxy.port, reason: reason))))
+                } else {
                     handler?(.closed(.proxy(.tunnelClosed("\(error)"))))
                 }
             } else if closeRequested {

@@ -24,13 +24,13 @@ public struct WebSocketServerOptions: Sendable {
     public var pingTimeout: Duration
     /// Buffered outgoing bytes above which a connection's async `send` waits.
     public var sendHighWaterMark: Int
+    /// Buffered outgoing bytes beyond which the non-async `write` throws `.sendBufferFull`
+    /// instead of buffering more (a message always fits an empty buffer). `Int.max` for none.
+    public var writeLimit: Int
     /// Bytes of received messages waiting unread in `messages` above which the connection stops
     /// reading the socket, so TCP pushes back on the peer (Python `websockets`' `max_queue`).
     /// Each message counts its payload plus 64 bytes. Messages handed to `onText`/`onBinary` are
     /// not counted: pause those with `pauseReading()`.
-    /// Buffered outgoing bytes beyond which the non-async `write` throws `.sendBufferFull`
-    /// instead of buffering more (a message always fits an empty buffer). `Int.max` for none.
-    public var writeLimit: Int
     public var receiveHighWaterMark: Int
     /// Reading resumes once the unread bytes in `messages` fell to this.
     public var receiveLowWaterMark: Int

@@ -6,7 +6,7 @@ import Darwin
 
 /// A failure of the byte stream under a WebSocket: name resolution, connecting, reading,
 /// writing or listening.
-public indirect enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The host name did not resolve (`detail` is the resolver's message).
     case hostNotFound(host: String, detail: String)
     /// Every resolved address refused the connection (nothing listens on that port).

@@ -106,7 +106,7 @@ final class HTTPProxyTests: XCTestCase {
         let deadPort = try Tinyproxy.freeLoopbackPort()
         for url in ["ws://127.0.0.1:1/", "wss://localhost:1/"] {
             let error = try await connectError(url, options: options(proxy: "http://127.0.0.1:\(deadPort)"))
-            guard case .transport(.proxy(.unreachable(host: "127.0.0.1", port: deadPort, underlying: .connectionRefused)))? = error else {
+            guard case .transport(.proxy(.unreachable(host: "127.0.0.1", port: deadPort, reason: .connectionRefused)))? = error else {
                 return XCTFail("\(url): got \(String(describing: error))")
             }
         }
