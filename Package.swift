@@ -56,8 +56,10 @@ let package = Package(
             exclude: ["Interop/peers", "TLSCertificates", "TLS/peers"]),
         .testTarget(name: "PubSubProtocolTests", dependencies: ["PubSubProtocol"]),
         .testTarget(name: "FuzzHarnessTests", dependencies: ["FuzzHarness"], path: "Fuzz/Tests"),
-        .testTarget(name: "PubSubClientTests", dependencies: ["PubSubClient", "PubSubBroker"]),
-        .testTarget(name: "PubSubBrokerTests", dependencies: ["PubSubBroker", "PubSubClient"]),
+        // What more than one test target needs (not a test target itself, so others can import it).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "PubSubClientTests", dependencies: ["PubSubClient", "PubSubBroker", "TestSupport"]),
+        .testTarget(name: "PubSubBrokerTests", dependencies: ["PubSubBroker", "PubSubClient", "TestSupport"]),
         // Runs the built `demo` executable (story, broker, chat through pipes). Depending on the
         // executable target makes SwiftPM build it before the tests, and lets the tests import it.
         .testTarget(name: "DemoTests", dependencies: ["demo", "PubSubClient", "PubSubBroker", "WireKit"]),

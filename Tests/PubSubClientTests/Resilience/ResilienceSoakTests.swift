@@ -1,5 +1,6 @@
 import Foundation
 import PubSubBroker
+import TestSupport
 import XCTest
 @testable import PubSubClient
 

@@ -1,9 +1,10 @@
 import Foundation
 
-/// The test process's resident set size, from `/proc/self/status` (Linux only).
-enum ResidentMemory {
+/// The test process's resident set size, from `/proc/self/status` (Linux only). Shared by the
+/// memory-bound tests of the client and broker test targets.
+public enum ResidentMemory {
     /// Resident bytes now (`VmRSS`), or nil where `/proc` does not exist.
-    static func current() -> Int? {
+    public static func current() -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
         for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
             // "VmRSS:     123456 kB"
@@ -15,5 +16,5 @@ enum ResidentMemory {
     }
 
     /// `bytes` in MiB with one decimal.
-    static func mebibytes(_ bytes: Int) -> String { String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
+    public static func mebibytes(_ bytes: Int) -> String { String(format: "%.1f MiB", Double(bytes) / 1_048_576) }
 }
