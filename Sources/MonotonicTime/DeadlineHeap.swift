@@ -1,10 +1,15 @@
 /// A binary min-heap of (deadline, key) pairs. Removal is lazy: owners drop stale tops and call
 /// `rebuild` when stale entries outnumber live ones, so the heap stays proportional to the live set.
 /// The timer queue of the client session's ack registry and of the broker core.
-package struct DeadlineHeap<Key: Hashable & Sendable>: Sendable {
+///
+/// Keys are plain 64-bit numbers (a cid, a connection number) rather than a generic parameter:
+/// this module's code is not specialized for its callers' types (`package` declarations are not
+/// inlined across modules), and unspecialized generic code boxes every entry it swaps, which
+/// cost the client more than a dozen heap allocations per invoke.
+package struct DeadlineHeap: Sendable {
     package struct Entry: Sendable {
         package var deadline: MonotonicInstant
-        package var key: Key
+        package var key: UInt64
     }
 
     package private(set) var entries: [Entry] = []
@@ -14,7 +19,7 @@ package struct DeadlineHeap<Key: Hashable & Sendable>: Sendable {
     package var count: Int { entries.count }
     package var top: Entry? { entries.first }
 
-    package mutating func insert(_ deadline: MonotonicInstant, _ key: Key) {
+    package mutating func insert(_ deadline: MonotonicInstant, _ key: UInt64) {
         entries.append(Entry(deadline: deadline, key: key))
         siftUp(entries.count - 1)
     }

@@ -25,7 +25,7 @@ struct BrokerCore {
     private var actions = ActionQueue<BrokerAction>()
     /// Every connection's next deadline; an entry is stale unless it equals that session's
     /// `reportedDeadline`.
-    private var deadlines = DeadlineHeap<BrokerConnectionID>()
+    private var deadlines = DeadlineHeap()  // keyed by BrokerConnectionID.rawValue
 
     init(options: BrokerOptions) {
         self.options = options
@@ -99,9 +99,10 @@ struct BrokerCore {
     mutating func timeElapsed(now: MonotonicInstant) {
         while let top = deadlines.top, top.deadline <= now {
             deadlines.popTop()
-            guard let session = sessions[top.key], session.reportedDeadline == top.deadline else { continue }
-            sessions[top.key]?.reportedDeadline = nil
-            runTimers(of: top.key, now: now)
+            let connection = BrokerConnectionID(rawValue: top.key)
+            guard let session = sessions[connection], session.reportedDeadline == top.deadline else { continue }
+            sessions[connection]?.reportedDeadline = nil
+            runTimers(of: connection, now: now)
         }
         dropStaleDeadlines()
     }
@@ -651,7 +652,7 @@ struct BrokerCore {
         guard deadline != session.reportedDeadline else { return }
         session.reportedDeadline = deadline
         sessions[connection] = session
-        if let deadline { deadlines.insert(deadline, connection) }
+        if let deadline { deadlines.insert(deadline, connection.rawValue) }
         dropStaleDeadlines()
     }
 
@@ -659,9 +660,11 @@ struct BrokerCore {
     /// when stale entries outnumber live ones.
     private mutating func dropStaleDeadlines() {
         if deadlines.count > 2 * sessions.count + 16 {
-            deadlines.rebuild { entry in sessions[entry.key]?.reportedDeadline == entry.deadline }
+            deadlines.rebuild { entry in
+                sessions[BrokerConnectionID(rawValue: entry.key)]?.reportedDeadline == entry.deadline
+            }
         }
-        while let top = deadlines.top, sessions[top.key]?.reportedDeadline != top.deadline {
+        while let top = deadlines.top, sessions[BrokerConnectionID(rawValue: top.key)]?.reportedDeadline != top.deadline {
             deadlines.popTop()
         }
     }

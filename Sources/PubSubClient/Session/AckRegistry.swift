@@ -28,7 +28,7 @@ struct PendingCall: Sendable, Equatable {
 struct AckRegistry: Sendable {
     private(set) var nextCid: Int64 = 1
     private var pending: [Int64: PendingCall] = [:]
-    private var deadlines = DeadlineHeap<Int64>()
+    private var deadlines = DeadlineHeap()  // keyed by cid (bit pattern)
 
     /// Pending entries.
     var count: Int { pending.count }
@@ -46,7 +46,7 @@ struct AckRegistry: Sendable {
 
     mutating func register(_ call: PendingCall) {
         pending[call.cid] = call
-        if let deadline = call.deadline { deadlines.insert(deadline, call.cid) }
+        if let deadline = call.deadline { deadlines.insert(deadline, UInt64(bitPattern: call.cid)) }
     }
 
     /// The entry answered by `rid`, removed; nil for unknown, late or duplicate rids.
@@ -61,8 +61,9 @@ struct AckRegistry: Sendable {
         var expired: [PendingCall] = []
         while let top = deadlines.top, top.deadline <= now {
             deadlines.popTop()
-            if let call = pending[top.key], call.deadline == top.deadline {
-                pending.removeValue(forKey: top.key)
+            let cid = Int64(bitPattern: top.key)
+            if let call = pending[cid], call.deadline == top.deadline {
+                pending.removeValue(forKey: cid)
                 expired.append(call)
             }
         }
@@ -86,15 +87,15 @@ struct AckRegistry: Sendable {
         return all
     }
 
-    private func isLive(_ entry: DeadlineHeap<Int64>.Entry) -> Bool {
-        pending[entry.key]?.deadline == entry.deadline
+    private func isLive(_ entry: DeadlineHeap.Entry) -> Bool {
+        pending[Int64(bitPattern: entry.key)]?.deadline == entry.deadline
     }
 
     private mutating func dropStaleDeadlines() {
         while let top = deadlines.top, !isLive(top) { deadlines.popTop() }
         if deadlines.count > 2 * pending.count + 64 {
             let live = pending
-            deadlines.rebuild { live[$0.key]?.deadline == $0.deadline }
+            deadlines.rebuild { live[Int64(bitPattern: $0.key)]?.deadline == $0.deadline }
         }
     }
 }
