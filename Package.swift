@@ -30,21 +30,21 @@ let package = Package(
         .target(name: "PubSubBroker", dependencies: ["WireKit", "PubSubProtocol", "Digests", "MonotonicTime"]),
         .executableTarget(name: "demo", dependencies: ["PubSubClient", "PubSubBroker"]),
         // Autobahn|Testsuite echo client for the WireKit client role (Scripts/autobahn/run-client.sh).
-        .executableTarget(name: "wirekit-autobahn-client", dependencies: ["WireKit"]),
+        .executableTarget(name: "wirekit-autobahn-client", dependencies: ["WireKit"], path: "Conformance/wirekit-autobahn-client"),
         // Autobahn|Testsuite echo server for the WireKit server role (Scripts/autobahn/run-server.sh).
         .executableTarget(name: "wirekit-autobahn-server", dependencies: ["WireKit"], path: "Conformance/wirekit-autobahn-server"),
         // WebSocket client benchmark following the shared bench contract (modes rtt, pipeline, bulk, connections).
         // What the benchmark executables share: clock, result line, option reader, timing loops.
-        .target(name: "BenchSupport"),
-        .executableTarget(name: "wirebench", dependencies: ["WireKit", "BenchSupport"]),
+        .target(name: "BenchSupport", path: "Benchmarks/BenchSupport"),
+        .executableTarget(name: "wirebench", dependencies: ["WireKit", "BenchSupport"], path: "Benchmarks/wirebench"),
         // The SocketCluster client benchmark (invoke round trips, pipelining, fan-out, connections).
-        .executableTarget(name: "pubsubbench", dependencies: ["PubSubClient", "PubSubBroker", "BenchSupport"]),
+        .executableTarget(name: "pubsubbench", dependencies: ["PubSubClient", "PubSubBroker", "BenchSupport"], path: "Benchmarks/pubsubbench"),
         // Microbenchmarks of the SocketCluster wire model (frame parse + classify, serialize).
-        .executableTarget(name: "pubsub-microbench", dependencies: ["PubSubProtocol", "BenchSupport"]),
+        .executableTarget(name: "pubsub-microbench", dependencies: ["PubSubProtocol", "BenchSupport"], path: "Benchmarks/pubsub-microbench"),
         // Microbenchmarks of the WebSocket core (frame codec, masking, UTF-8); run in release.
-        .executableTarget(name: "wirekit-microbench", dependencies: ["WireKit", "BenchSupport"]),
+        .executableTarget(name: "wirekit-microbench", dependencies: ["WireKit", "BenchSupport"], path: "Benchmarks/wirekit-microbench"),
         // permessage-deflate on vs off for JSON-like text (throughput, wire bytes, CPU); run in release.
-        .executableTarget(name: "wirekit-deflatebench", dependencies: ["WireKit", "BenchSupport"]),
+        .executableTarget(name: "wirekit-deflatebench", dependencies: ["WireKit", "BenchSupport"], path: "Benchmarks/wirekit-deflatebench"),
 
         // The fuzz targets' checks (Scripts/fuzz.sh builds the libFuzzer entry points of Fuzz/Entry
         // around them; FuzzHarnessTests replays the committed corpus through them).
