@@ -18,11 +18,13 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
     private let maxOutboundBufferedBytes: Int
     private let maxConnections: Int?
     private weak var engine: BrokerEngine?
+    private let log: BrokerLog
 
-    private init(maxOutboundBufferedBytes: Int, maxConnections: Int?, engine: BrokerEngine) {
+    private init(maxOutboundBufferedBytes: Int, maxConnections: Int?, engine: BrokerEngine, log: BrokerLog) {
         self.maxOutboundBufferedBytes = maxOutboundBufferedBytes
         self.maxConnections = maxConnections
         self.engine = engine
+        self.log = log
     }
 
     /// Binds `host`:`port` and starts feeding `engine`; with `tls`, WireKit's server speaks
@@ -40,9 +42,10 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
         // socketcluster-server (ws) compares the path exactly and refuses others with HTTP 400.
         serverOptions.acceptRequest = { request in requestPath(request.target) == path ? nil : 400 }
         serverOptions.tls = tls
+        serverOptions.logSink = options.logSink
         let listener = WebSocketBrokerListener(
             maxOutboundBufferedBytes: options.maxOutboundBufferedBytes, maxConnections: options.maxConnections,
-            engine: engine)
+            engine: engine, log: BrokerLog(options: options))
         engine.attach(transport: listener)
         do {
             let server = try WebSocketServer.start(host: host, port: port, options: serverOptions) { [weak listener, weak engine] socket in
@@ -67,9 +70,11 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
             return connection
         }
         guard let connection else {
+            log.maxConnectionsReached(limit: maxConnections ?? 0, webSocket: socket.logConnection)
             return socket.disconnect(code: WebSocketCloseCode(BrokerOptions.tooManyConnectionsCloseCode),
                                      reason: "Too many connections")
         }
+        log.opened(connection, webSocket: socket.logConnection)
         socket.onText = { text in engine.received(text: text, from: connection) }
         socket.onBinary = { data in engine.received(binary: Array(data), from: connection) }
         socket.onClose = { [weak self] info in

@@ -74,6 +74,7 @@ public final class WebSocketServer: @unchecked Sendable {
         } catch {
             throw .transport(error)
         }
+        options.logSink.log(.info, .transport, "listening", metadata: ["host": listener.host, "port": String(listener.port)])
         let server = WebSocketServer(listener: listener, options: options, onConnection: onConnection)
         listener.start { [weak server] transport in
             guard let server else { return transport.close() }
@@ -142,7 +143,8 @@ public final class WebSocketServer: @unchecked Sendable {
                                              receiveWaterMarks: (options.receiveHighWaterMark, options.receiveLowWaterMark),
                                              writeLimit: options.writeLimit,
                                              pingTimeout: options.pingTimeout,
-                                             acceptRequest: options.acceptRequest)
+                                             acceptRequest: options.acceptRequest,
+                                             log: ConnectionLog(sink: options.logSink, serverPeer: transport.remoteAddressDescription))
         let socket = WebSocket(accepted: connection)
         let onConnection = self.onConnection
         let sink = connectionSink
