@@ -122,20 +122,19 @@ package struct ConnectionLog: Sendable {
     }
 
     private func transportFailed(_ failure: TransportError) {
-        let outcome: String
+        let message: String, outcome: String
         switch failure {
         case .tls(let tls): return tlsFailed(tls)
         case .proxy(let proxy):
             return sink.log(.warning, .transport, "proxy failed", metadata: metadata(["reason": proxy.description]))
-        case .hostNotFound: outcome = "host not found"
-        case .connectionRefused: outcome = "refused"
-        case .connectTimedOut: outcome = "timed out"
-        case .unreachable: outcome = "unreachable"
-        case .connectionReset: outcome = "reset"
-        case .addressInUse, .system, .unsupported: outcome = "failed"
+        case .hostNotFound: (message, outcome) = ("host not found", "host-not-found")
+        case .connectionRefused: (message, outcome) = ("connection refused", "refused")
+        case .connectTimedOut: (message, outcome) = ("connect timed out", "timed-out")
+        case .unreachable: (message, outcome) = ("network unreachable", "unreachable")
+        case .connectionReset: (message, outcome) = ("connection reset", "reset")
+        case .addressInUse, .system, .unsupported: (message, outcome) = ("connection failed", "failed")
         }
-        sink.log(.warning, .transport, "connection \(outcome)",
-                 metadata: metadata(["outcome": outcome, "reason": failure.description]))
+        sink.log(.warning, .transport, message, metadata: metadata(["outcome": outcome, "reason": failure.description]))
     }
 
     /// `reason` is the library's description, which carries OpenSSL's reason where it gave one.
