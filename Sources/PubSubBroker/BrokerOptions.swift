@@ -49,7 +49,7 @@ public struct BrokerOptions: Sendable {
     /// Where the broker's log records go: sockets connected and disconnected, sockets the broker
     /// closed and why, limits hit (slow consumer, channel limit, `maxConnections`), and WireKit's
     /// records for its connections (refused upgrades, protocol violations, TLS failures, 1009).
-    /// `.off` by default; see the logging guide.
+    /// `.off` by default; see “Logging” in the WireKit documentation.
     public var logSink: LogSink
 
     /// The close code of a slow consumer: 1008 (policy violation). The SocketCluster client

@@ -39,7 +39,8 @@ public struct SessionConfiguration: Sendable {
     public var frameObserver: (@Sendable (FrameDirection, String) -> Void)?
     /// Where the client's log records go: the session's (connecting, connected, handshake
     /// rejections, reconnect decisions) and, unless `WebSocketOptions.logSink` is set, WireKit's
-    /// for its connections (transport, TLS, WebSocket). `.off` by default; see the logging guide.
+    /// for its connections (transport, TLS, WebSocket). `.off` by default; see “Logging” in the
+    /// WireKit documentation.
     public var logSink: LogSink
     /// Source of uniform random numbers in `0..<1` for back-off jitter; injectable for tests.
     public var random: @Sendable () -> Double

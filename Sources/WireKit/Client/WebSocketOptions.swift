@@ -42,7 +42,7 @@ public struct WebSocketOptions: Sendable {
     /// permessage-deflate (RFC 7692), offered by default (like browsers); `nil` does not offer it.
     public var perMessageDeflate: PerMessageDeflateOptions?
     /// Where this connection's log records go (connecting, its outcome, handshake rejections,
-    /// protocol violations, TLS failures, limits hit); `.off` by default. See the logging guide.
+    /// protocol violations, TLS failures, limits hit); `.off` by default. See <doc:Logging>.
     public var logSink: LogSink
 
     /// Options with the defaults documented on each property.

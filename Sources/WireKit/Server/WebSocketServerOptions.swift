@@ -52,7 +52,7 @@ public struct WebSocketServerOptions: Sendable {
     /// layer); `nil` serves plain TCP.
     public var acceptedTransport: (@Sendable (TCPTransport) -> any Transport)?
     /// Where the server's and its connections' log records go (refused upgrades, protocol
-    /// violations, TLS failures, limits hit); `.off` by default. See the logging guide.
+    /// violations, TLS failures, limits hit); `.off` by default. See <doc:Logging>.
     public var logSink: LogSink
 
     /// Options with the defaults documented on each property.
