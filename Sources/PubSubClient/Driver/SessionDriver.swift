@@ -242,7 +242,7 @@ final class SessionDriver: @unchecked Sendable {
         do {
             result = try body(&session, now)
         } catch {
-            if case .outboundQueueFull = error, logSink.isEnabled(.notice) { sessionLog.outboundQueueFull(error) }
+            if logSink.isOn, case .outboundQueueFull = error { sessionLog.outboundQueueFull(error) }
             execute()
             throw error
         }
@@ -301,7 +301,7 @@ final class SessionDriver: @unchecked Sendable {
             transports.removeValue(forKey: id)?.close(code: code, reason: reason)
             if currentTransport == id { currentTransport = nil }
         case .complete(let id, let result):
-            if case .failure(let error) = result, case .outboundQueueFull = error, logSink.isEnabled(.notice) {
+            if logSink.isOn, case .failure(let error) = result, case .outboundQueueFull = error {
                 sessionLog.outboundQueueFull(error)
             }
             completions.removeValue(forKey: id)?(result)
