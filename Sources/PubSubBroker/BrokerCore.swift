@@ -1,3 +1,4 @@
+@_spi(Cores) import MonotonicTime
 import Foundation
 
 /// The sans-I/O broker: every connection's `BrokerSocketSession`, the channel table and the

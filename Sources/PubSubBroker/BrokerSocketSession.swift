@@ -1,3 +1,4 @@
+@_spi(Cores) import MonotonicTime
 import Foundation
 
 /// The per-connection state of the sans-I/O broker: handshake phase, authentication, channel

@@ -1,3 +1,5 @@
+@_spi(Cores) import MonotonicTime
+
 /// The SocketCluster client protocol as a sans-I/O state machine: connection requests, transport
 /// events, user commands and the current time go in; `SessionAction`s come out (open / send /
 /// close the transport, complete calls, persist tokens, tell the application). No sockets,
