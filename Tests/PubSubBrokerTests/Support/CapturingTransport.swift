@@ -31,6 +31,8 @@ final class CapturingTransport: BrokerTransport, @unchecked Sendable {
         lock.unlock()
     }
 
+    func flush() {}
+
     func outputs(of connection: BrokerConnectionID) -> [Output] {
         lock.lock()
         defer { lock.unlock() }
