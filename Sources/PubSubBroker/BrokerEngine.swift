@@ -334,8 +334,8 @@ final class BrokerEngine: @unchecked Sendable {
         switch action {
         case .authorize:
             break  // Handled by `execute`, which needs the rest of the list.
-        case .send(let connection, let text):
-            transport?.send(text, on: connection)
+        case .send(let connection, let utf8):
+            transport?.send(utf8, on: connection)
         case .close(let connection, let code, let reason):
             transport?.close(connection, code: code, reason: reason)
         case .callProcedure(let call):

@@ -99,12 +99,12 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
         return connection
     }
 
-    func send(_ text: String, on connection: BrokerConnectionID) {
+    func send(_ utf8: [UInt8], on connection: BrokerConnectionID) {
         guard let driver = connections[connection] else { return }
         // One message always fits an empty buffer, so a message larger than the limit still
         // reaches a reader that keeps up.
         let buffered = driver.bufferedAmount
-        if buffered > 0, buffered + text.utf8.count > maxOutboundBufferedBytes {
+        if buffered > 0, buffered + utf8.count > maxOutboundBufferedBytes {
             // A slow consumer: nothing more is written; what is buffered goes out before the
             // close frame if the peer reads again, else the close timeout ends the connection.
             connections[connection] = nil
@@ -117,7 +117,7 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
         }
         // A write to a closing connection fails; the close itself reaches the engine as `.closed`.
         do {
-            try driver.write { machine throws(WebSocketError) in try machine.sendText(text) }
+            try driver.write { machine throws(WebSocketError) in try machine.sendText(trustedUTF8: utf8) }
         } catch {
             return
         }
