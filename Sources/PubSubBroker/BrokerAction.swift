@@ -16,6 +16,9 @@ enum BrokerAction: Sendable {
     case deliverMessage(BrokerInboundMessage)
     /// A server invoke (`BrokerCore.invoke`) finished.
     case completeInvoke(token: UInt64, result: Result<JSONValue?, BrokerInvokeFailure>)
+    /// A `#subscribe` was refused because the socket holds `socketChannelLimit` channels (the
+    /// error answer is queued as a `send`); for the runtime's log.
+    case channelLimitReached(BrokerConnectionID, channel: String, limit: Int)
     /// A socket completed its first handshake.
     case socketConnected(BrokerConnectionID, BrokerSocketInfo)
     /// A socket that had completed its handshake closed.

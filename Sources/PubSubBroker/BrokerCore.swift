@@ -526,6 +526,7 @@ struct BrokerCore {
             let message = "Failed to subscribe socket to the \(request.channel) channel - InvalidActionError: Socket "
                 + "\(session.id) tried to exceed the channel subscription limit of \(limit)"
             answerError(connection, cid: cid, .broker(message))
+            actions.append(.channelLimitReached(connection, channel: request.channel, limit: limit))
             return
         }
         sessions[connection]?.addSubscription(request.channel)

@@ -16,6 +16,7 @@ final class BrokerEngine: @unchecked Sendable {
     private let queueKey = DispatchSpecificKey<UInt8>()
     private var core: BrokerCore
     private let clock: @Sendable () -> ClockReading
+    private let log: BrokerLog
     private var scheduler: DeadlineScheduler?
     /// The deadline the scheduler's timer is armed for.
     private var armedDeadline: MonotonicInstant?
@@ -52,6 +53,7 @@ final class BrokerEngine: @unchecked Sendable {
     init(options: BrokerOptions, clock: @escaping @Sendable () -> ClockReading = { .system() }, label: String = "PubSubBroker") {
         queue = DispatchQueue(label: label)
         core = BrokerCore(options: options)
+        log = BrokerLog(options: options)
         self.clock = clock
         queue.setSpecific(key: queueKey, value: 1)
     }
@@ -196,6 +198,7 @@ final class BrokerEngine: @unchecked Sendable {
     /// has already sent that close). Always queued: the transport reports it from inside a step.
     func slowConsumer(_ connection: BrokerConnectionID, bufferedBytes: Int, reason: String) {
         queue.async {
+            self.log.slowConsumer(connection, socket: self.socketIDs[connection], bufferedBytes: bufferedBytes)
             if let id = self.socketIDs[connection], self.core.socketInfo(connection) != nil {
                 let socket = BrokerSocket(id: id, connection: connection, engine: self)
                 for handler in self.slowConsumerHandlers { handler(socket, bufferedBytes) }
@@ -337,6 +340,7 @@ final class BrokerEngine: @unchecked Sendable {
         case .send(let connection, let utf8):
             transport?.send(utf8, on: connection)
         case .close(let connection, let code, let reason):
+            log.closing(connection, socket: socketIDs[connection], code: code, reason: reason)
             transport?.close(connection, code: code, reason: reason)
         case .callProcedure(let call):
             callProcedure(call)
@@ -356,10 +360,14 @@ final class BrokerEngine: @unchecked Sendable {
             case .failure(.connectionClosed):
                 waiter.continuation.resume(throwing: PubSubBrokerError.connectionClosed(event: waiter.event))
             }
+        case .channelLimitReached(let connection, let channel, let limit):
+            log.channelLimitReached(connection, socket: socketIDs[connection], channel: channel, limit: limit)
         case .socketConnected(let connection, let info):
+            log.connected(connection, socket: info.id)
             let socket = BrokerSocket(id: info.id, connection: connection, engine: self)
             for handler in connectionHandlers { handler(socket) }
         case .socketDisconnected(let connection, let info, let code, let reason):
+            log.disconnected(connection, socket: info.id, code: code, reason: reason)
             let socket = BrokerSocket(id: info.id, connection: connection, engine: self)
             for handler in disconnectionHandlers { handler(socket, code, reason) }
         }

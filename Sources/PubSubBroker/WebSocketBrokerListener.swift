@@ -22,11 +22,13 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
     private let maxOutboundBufferedBytes: Int
     private let maxConnections: Int?
     private weak var engine: BrokerEngine?
+    private let log: BrokerLog
 
-    private init(maxOutboundBufferedBytes: Int, maxConnections: Int?, engine: BrokerEngine) {
+    private init(maxOutboundBufferedBytes: Int, maxConnections: Int?, engine: BrokerEngine, log: BrokerLog) {
         self.maxOutboundBufferedBytes = maxOutboundBufferedBytes
         self.maxConnections = maxConnections
         self.engine = engine
+        self.log = log
         queue = engine.queue
     }
 
@@ -43,9 +45,10 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
         // socketcluster-server (ws) compares the path exactly and refuses others with HTTP 400.
         serverOptions.acceptRequest = { request in requestPath(request.target) == path ? nil : 400 }
         serverOptions.tls = tls
+        serverOptions.logSink = options.logSink
         let listener = WebSocketBrokerListener(
             maxOutboundBufferedBytes: options.maxOutboundBufferedBytes, maxConnections: options.maxConnections,
-            engine: engine)
+            engine: engine, log: BrokerLog(options: options))
         engine.attach(transport: listener)
         do {
             let server = try WebSocketServer.start(host: host, port: port, options: serverOptions, queue: engine.queue) {
@@ -88,6 +91,7 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
     /// Registers an upgraded connection, or closes it with 1013 over `maxConnections`.
     private func opened(_ driver: WebSocketConnectionDriver, engine: BrokerEngine) -> BrokerConnectionID? {
         if let maxConnections, connections.count >= maxConnections {
+            log.maxConnectionsReached(limit: maxConnections, webSocket: driver.logConnection)
             _ = try? driver.perform { machine, now in
                 machine.close(code: WebSocketCloseCode(BrokerOptions.tooManyConnectionsCloseCode),
                               reason: "Too many connections", now: now)
@@ -95,6 +99,7 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
             return nil
         }
         let connection = engine.connectionOpened()
+        log.opened(connection, webSocket: driver.logConnection)
         connections[connection] = driver
         return connection
     }

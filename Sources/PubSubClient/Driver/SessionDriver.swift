@@ -52,6 +52,9 @@ final class SessionDriver: @unchecked Sendable {
     /// App streams whose consumer is behind (over their high-water mark): the socket is not
     /// read while any is, so the server is pushed back instead of memory growing.
     private var backloggedStreams: Set<UInt64> = []
+    /// `SessionConfiguration.logSink`; `sessionLog` is fed only when it is on.
+    private let logSink: LogSink
+    private var sessionLog: SessionLog
 
     /// `callbackQueue`: where the face's callbacks run (nil: inline on the session queue). A
     /// serial queue other than the main queue becomes the session queue's target, so the
@@ -74,6 +77,8 @@ final class SessionDriver: @unchecked Sendable {
         self.tokenStore = tokenStore
         self.transportFactory = transportFactory
         frameObserver = configuration.frameObserver
+        logSink = configuration.logSink
+        sessionLog = SessionLog(sink: configuration.logSink, server: configuration.address.tokenKeyHost)
         var loadError: PubSubError?
         var stored: String?
         do { stored = try tokenStore.loadToken(name: configuration.authTokenName) } catch {
@@ -237,6 +242,7 @@ final class SessionDriver: @unchecked Sendable {
         do {
             result = try body(&session, now)
         } catch {
+            if logSink.isOn, case .outboundQueueFull = error { sessionLog.outboundQueueFull(error) }
             execute()
             throw error
         }
@@ -295,6 +301,9 @@ final class SessionDriver: @unchecked Sendable {
             transports.removeValue(forKey: id)?.close(code: code, reason: reason)
             if currentTransport == id { currentTransport = nil }
         case .complete(let id, let result):
+            if logSink.isOn, case .failure(let error) = result, case .outboundQueueFull = error {
+                sessionLog.outboundQueueFull(error)
+            }
             completions.removeValue(forKey: id)?(result)
         case .saveToken(let name, let token):
             do { try tokenStore.saveToken(name: name, token: token) } catch {
@@ -346,6 +355,7 @@ final class SessionDriver: @unchecked Sendable {
     }
 
     private func broadcast(_ event: SessionEvent) {
+        if logSink.isOn { sessionLog.record(event) }
         switch event {
         case .connected(let info): finishConnects(.success(info))
         case .connectAbort(_, _, let error?): finishConnects(.failure(.transport(error)))

@@ -98,6 +98,7 @@ public final class WebSocketServer: @unchecked Sendable {
         } catch {
             throw .transport(error)
         }
+        options.logSink.log(.info, .transport, "listening", metadata: ["host": listener.host, "port": String(listener.port)])
         let server = WebSocketServer(listener: listener, options: options, onConnection: onConnection, driverOwner: driverOwner)
         listener.start { [weak server] transport in
             guard let server else { return transport.close() }
@@ -169,14 +170,16 @@ public final class WebSocketServer: @unchecked Sendable {
         }
         guard let index else { return transport.close() }
         let stream: any Transport = options.acceptedTransport?(transport) ?? transport
-        if let driverOwner { return accept(stream, owner: driverOwner) }
+        let log = ConnectionLog(sink: options.logSink, serverPeer: transport.remoteAddressDescription)
+        if let driverOwner { return accept(stream, log: log, owner: driverOwner) }
         let queue = DispatchQueue(label: "WireKit.WebSocketServer.connection", target: pool[index % pool.count])
         let connection = WebSocketConnection(accepted: stream, configuration: configuration, queue: queue,
                                              highWaterMark: options.sendHighWaterMark,
                                              receiveWaterMarks: (options.receiveHighWaterMark, options.receiveLowWaterMark),
                                              writeLimit: options.writeLimit,
                                              pingTimeout: options.pingTimeout,
-                                             acceptRequest: options.acceptRequest)
+                                             acceptRequest: options.acceptRequest,
+                                             log: log)
         let socket = WebSocket(accepted: connection)
         let onConnection = self.onConnection
         let sink = connectionSink
@@ -190,9 +193,9 @@ public final class WebSocketServer: @unchecked Sendable {
     }
 
     /// Driver mode: the connection runs on the owner's queue, its events go to the owner's handler.
-    private func accept(_ stream: any Transport, owner: DriverOwner) {
+    private func accept(_ stream: any Transport, log: ConnectionLog, owner: DriverOwner) {
         let machine = WebSocketStateMachine(server: configuration, acceptRequest: options.acceptRequest)
-        let driver = WebSocketConnectionDriver(machine: machine, transport: stream, queue: owner.queue)
+        let driver = WebSocketConnectionDriver(machine: machine, transport: stream, queue: owner.queue, log: log)
         let key = ObjectIdentifier(driver)
         lock.withLock { live[key] = .driver(driver) }
         owner.queue.async { [weak self] in
