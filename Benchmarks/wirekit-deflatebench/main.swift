@@ -24,9 +24,7 @@ final class CountingTransport: Transport, @unchecked Sendable {
         }
     }
     func write(_ bytes: [UInt8]) { counter.add(written: bytes.count); inner.write(bytes) }
-    func write(contentsOf chunks: [[UInt8]]) { counter.add(written: chunks.reduce(0) { $0 + $1.count }); inner.write(contentsOf: chunks) }
     var bufferedAmount: Int { inner.bufferedAmount }
-    func shutdownOutput() { inner.shutdownOutput() }
     func close() { inner.close() }
 }
 

@@ -3,8 +3,8 @@ import Foundation
 /// What the sans-I/O `BrokerCore` asks its runtime to do after an input (drained with
 /// `BrokerCore.nextAction()`).
 enum BrokerAction: Sendable {
-    /// Write one text frame on the connection.
-    case send(BrokerConnectionID, String)
+    /// Write one text frame on the connection: its UTF-8, as the serializer made it.
+    case send(BrokerConnectionID, [UInt8])
     /// Close the connection with a WebSocket close frame (the session is already gone).
     case close(BrokerConnectionID, code: UInt16, reason: String)
     /// Ask the application's hook, then report with `authorizationDecided`; the connection's

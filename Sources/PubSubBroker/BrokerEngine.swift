@@ -150,7 +150,7 @@ final class BrokerEngine: @unchecked Sendable {
         sync { slowConsumerHandlers.append(handler) }
     }
 
-    // MARK: - Transport inputs (any thread)
+    // MARK: - Transport inputs (any thread; at once on the queue, where the network side runs)
 
     /// Registers a newly accepted connection and returns its id.
     func connectionOpened() -> BrokerConnectionID {
@@ -158,41 +158,44 @@ final class BrokerEngine: @unchecked Sendable {
         let connection = BrokerConnectionID(rawValue: nextConnection)
         nextConnection += 1
         connectionLock.unlock()
-        queue.async {
-            self.core.connectionOpened(connection, now: self.clock().now)
-            self.execute()
-            if let id = self.core.socketInfo(connection)?.id { self.socketIDs[connection] = id }
+        guard isOnQueue else {
+            queue.async { self.register(connection) }
+            return connection
         }
+        register(connection)
         return connection
     }
 
+    private func register(_ connection: BrokerConnectionID) {
+        core.connectionOpened(connection, now: clock().now)
+        execute()
+        if let id = core.socketInfo(connection)?.id { socketIDs[connection] = id }
+    }
+
     func received(text: String, from connection: BrokerConnectionID) {
-        queue.async {
-            let clock = self.clock()
-            self.core.receivedText(text, from: connection, now: clock.now, wallClock: clock.wallClock)
-            self.execute()
-        }
+        guard isOnQueue else { return queue.async { self.received(text: text, from: connection) } }
+        let clock = self.clock()
+        core.receivedText(text, from: connection, now: clock.now, wallClock: clock.wallClock)
+        execute()
     }
 
     func received(binary: [UInt8], from connection: BrokerConnectionID) {
-        queue.async {
-            self.core.receivedBinary(binary, from: connection, wallClock: self.clock().wallClock)
-            self.execute()
-        }
+        guard isOnQueue else { return queue.async { self.received(binary: binary, from: connection) } }
+        core.receivedBinary(binary, from: connection, wallClock: clock().wallClock)
+        execute()
     }
 
     func connectionClosed(_ connection: BrokerConnectionID, code: UInt16, reason: String) {
-        queue.async {
-            self.core.connectionClosed(connection, code: code, reason: reason)
-            self.execute()
-            self.socketIDs[connection] = nil
-        }
+        guard isOnQueue else { return queue.async { self.connectionClosed(connection, code: code, reason: reason) } }
+        core.connectionClosed(connection, code: code, reason: reason)
+        execute()
+        socketIDs[connection] = nil
     }
 
     /// The transport found `bufferedBytes` waiting on the connection, over
     /// `maxOutboundBufferedBytes`, and stopped writing to it: the slow-consumer handlers run,
     /// then the session ends with `BrokerOptions.slowConsumerCloseCode` and `reason` (the transport
-    /// has already sent that close).
+    /// has already sent that close). Always queued: the transport reports it from inside a step.
     func slowConsumer(_ connection: BrokerConnectionID, bufferedBytes: Int, reason: String) {
         queue.async {
             self.log.slowConsumer(connection, socket: self.socketIDs[connection], bufferedBytes: bufferedBytes)
@@ -263,7 +266,8 @@ final class BrokerEngine: @unchecked Sendable {
 
     // MARK: - Carrying out actions (on the queue)
 
-    /// Carries out the actions the core queued, then arms the one timer for its next deadline.
+    /// Carries out the actions the core queued, flushes the transport (the step's frames leave
+    /// together), then arms the one timer for its next deadline.
     /// The queued actions are taken first, so a synchronous handler's own command (run from
     /// `carryOut`) executes its actions at once, before the rest of this list.
     private func execute() {
@@ -287,6 +291,7 @@ final class BrokerEngine: @unchecked Sendable {
                 carryOut(action)
             }
         }
+        transport?.flush()
         let deadline = core.nextDeadline
         guard deadline != armedDeadline else { return }
         armedDeadline = deadline
@@ -332,8 +337,8 @@ final class BrokerEngine: @unchecked Sendable {
         switch action {
         case .authorize:
             break  // Handled by `execute`, which needs the rest of the list.
-        case .send(let connection, let text):
-            transport?.send(text, on: connection)
+        case .send(let connection, let utf8):
+            transport?.send(utf8, on: connection)
         case .close(let connection, let code, let reason):
             log.closing(connection, socket: socketIDs[connection], code: code, reason: reason)
             transport?.close(connection, code: code, reason: reason)

@@ -288,10 +288,10 @@ final class SessionDriver: @unchecked Sendable {
                 self?.transportEvent(event, from: id)
             }
             if !backloggedStreams.isEmpty { applyReadingPause() }
-        case .sendText(let text):
+        case .sendText(let utf8):
             if let currentTransport, let transport = transports[currentTransport] {
-                frameObserver?(.sent, text)
-                transport.send(text: text)
+                frameObserver?(.sent, String(decoding: utf8, as: UTF8.self))
+                transport.send(utf8: utf8)
                 if unflushed !== transport {
                     unflushed?.flush()
                     unflushed = transport

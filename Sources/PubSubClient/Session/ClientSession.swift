@@ -150,7 +150,7 @@ public struct ClientSession: Sendable {
         guard isCurrentAndOpen(id) else { return }
         if let pong = ping.pong(for: text) {
             ping.restart(now: now)
-            actions.append(.sendText(pong))
+            actions.append(.sendText(Array(pong.utf8)))
             return
         }
         receiveFrame(text, now: now)
@@ -225,12 +225,12 @@ public struct ClientSession: Sendable {
 
     /// Writes one packet now: into the batch when batching (and `batchable`), else as a frame.
     mutating func send(_ packet: Packet, batchable: Bool = true) {
-        let text = packet.serialized()
+        let bytes = packet.serializedBytes()
         if batchable, batch != nil {
-            batch?.packets.append(text)
+            batch?.packets.append(bytes)
             if case .invoke(_, _, let cid) = packet { batch?.cids.append(cid) }
         } else {
-            actions.append(.sendText(text))
+            actions.append(.sendText(bytes))
         }
     }
 

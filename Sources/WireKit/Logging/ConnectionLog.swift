@@ -154,6 +154,11 @@ extension WebSocket {
     package var logConnection: UInt64 { connection.log.connection }
 }
 
+extension WebSocketConnectionDriver {
+    /// The number this connection's records carry as `connection` (0 when its sink is off).
+    package var logConnection: UInt64 { log.connection }
+}
+
 /// Hands out connection numbers. `@unchecked Sendable`: `last` is guarded by `lock`.
 private final class ConnectionCounter: @unchecked Sendable {
     private let lock = WireKitLock()
