@@ -16,7 +16,7 @@ import WireKit
 /// `@unchecked Sendable`: every mutable property is only touched on `queue`.
 final class SessionDriver: @unchecked Sendable {
     typealias Completion = @Sendable (Result<JSONValue?, PubSubError>) -> Void
-    /// Resumes a `connect` once the handshake completed or the attempt ended.
+    /// Resumes a `connect` with the session's `completeConnect`.
     typealias ConnectCompletion = @Sendable (Result<HandshakeInfo, PubSubError>) -> Void
 
     let queue: DispatchQueue
@@ -29,7 +29,7 @@ final class SessionDriver: @unchecked Sendable {
     private var timer: DispatchSourceTimer?
     private var armedDeadline: MonotonicInstant?
     private var completions: [CallID: Completion] = [:]
-    private var connectCompletions: [ConnectCompletion] = []
+    private var connectCompletions: [CallID: ConnectCompletion] = [:]
     /// Where events go; touched on the queue only.
     let router = EventRouter()
     private let frameObserver: (@Sendable (FrameDirection, String) -> Void)?
@@ -191,15 +191,13 @@ final class SessionDriver: @unchecked Sendable {
         return await current?.closed()
     }
 
-    /// Connects (if not open) and completes once the handshake is done (at once when open) or
-    /// the attempt ended before it: `transport` when the WebSocket itself failed, else
-    /// `connectionFailed`. `skip`, run first on the queue, may call the attempt off.
+    /// `ClientSession.connect` as a call: `completion` gets the handshake (at once when open) or
+    /// why the attempt ended before it. `skip`, run first on the queue, may call the attempt off.
     func connect(skip: () -> Bool = { false }, completion: @escaping ConnectCompletion) {
         onQueue {
             if skip() { return }
-            if session.state == .open, let info = session.handshake { return completion(.success(info)) }
-            connectCompletions.append(completion)
-            session.connect(now: now)
+            let id = session.connect(now: now)
+            connectCompletions[id] = completion
             execute()
         }
     }
@@ -305,6 +303,8 @@ final class SessionDriver: @unchecked Sendable {
                 sessionLog.outboundQueueFull(error)
             }
             completions.removeValue(forKey: id)?(result)
+        case .completeConnect(let id, let result):
+            connectCompletions.removeValue(forKey: id)?(result)
         case .saveToken(let name, let token):
             do { try tokenStore.saveToken(name: name, token: token) } catch {
                 broadcast(.error(.tokenStore("saving \(name): \(error)")))
@@ -356,20 +356,7 @@ final class SessionDriver: @unchecked Sendable {
 
     private func broadcast(_ event: SessionEvent) {
         if logSink.isOn { sessionLog.record(event) }
-        switch event {
-        case .connected(let info): finishConnects(.success(info))
-        case .connectAbort(_, _, let error?): finishConnects(.failure(.transport(error)))
-        case .connectAbort(let code, let reason, nil): finishConnects(.failure(.connectionFailed(code: code, reason: reason)))
-        default: break
-        }
         router.route(event)
-    }
-
-    private func finishConnects(_ result: Result<HandshakeInfo, PubSubError>) {
-        guard !connectCompletions.isEmpty else { return }
-        let completions = connectCompletions
-        connectCompletions.removeAll()
-        for completion in completions { completion(result) }
     }
 
     private func transportEvent(_ event: SessionTransportEvent, from id: TransportID) {

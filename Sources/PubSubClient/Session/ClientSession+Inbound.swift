@@ -61,7 +61,9 @@ extension ClientSession {
                 return
             }
             let info = response
-            guard case .connecting(let link) = connection else { return }
+            guard case .connecting(var link) = connection else { return }
+            let connectCalls = link.connectCalls
+            link.connectCalls = []
             ping.start(timeout: info.pingTimeout, now: now)
             transition(to: .open(link, info))
             if info.isAuthenticated, let token = link.handshakeToken {
@@ -71,6 +73,7 @@ extension ClientSession {
             }
             connectAttempts = 0
             processPendingSubscriptions()
+            for call in connectCalls { completeConnect(call, .success(info)) }
             emit(.connected(info))
             flushOutbound(now: now)
         }

@@ -88,9 +88,21 @@ public struct ClientSession: Sendable {
 
     // MARK: Connection control
 
-    /// Starts connecting if closed (cancelling a scheduled reconnect). No-op otherwise.
-    public mutating func connect(now: MonotonicInstant) {
+    /// Starts connecting if closed (cancelling a scheduled reconnect), or joins the attempt under
+    /// way. The returned call completes (`SessionAction.completeConnect`) with the handshake, at
+    /// once when already open, or fails when the attempt ends before its handshake (a reconnect
+    /// may follow): `transport` when the WebSocket failed, else `connectionFailed` (the server
+    /// closed it, the handshake was rejected or timed out, `disconnect`, `reconnect`).
+    @discardableResult
+    public mutating func connect(now: MonotonicInstant) -> CallID {
+        let id = makeCallID()
+        if let info = handshake {
+            completeConnect(id, .success(info))
+            return id
+        }
         startConnecting(now: now)
+        updateLink { $0.connectCalls.append(id) }
+        return id
     }
 
     /// Closes with `code` (default 1000) and `reason`, and stops reconnecting. If already
@@ -178,6 +190,10 @@ public struct ClientSession: Sendable {
 
     mutating func complete(_ call: CallID, _ result: Result<JSONValue?, PubSubError>) {
         actions.append(.complete(call, result))
+    }
+
+    mutating func completeConnect(_ call: CallID, _ result: Result<HandshakeInfo, PubSubError>) {
+        actions.append(.completeConnect(call, result))
     }
 
     mutating func makeCallID() -> CallID {
@@ -268,7 +284,13 @@ public struct ClientSession: Sendable {
                 emit(.unsubscribed(channel: channel.name))
             }
         }
+        let connectCalls = connection.link?.connectCalls ?? []
         transition(to: .closed(reconnectAt: nil))
+        if !connectCalls.isEmpty {
+            // The WebSocket's own failure when there was one, else the close that ended the attempt.
+            let failure: PubSubError = error.map { .transport($0) } ?? .connectionFailed(code: code, reason: reportedReason)
+            for call in connectCalls { completeConnect(call, .failure(failure)) }
+        }
         emit(wasOpen ? .disconnected(code: code, reason: reportedReason, error: error)
                      : .connectAbort(code: code, reason: reportedReason, error: error))
         emit(.closed(code: code, reason: reportedReason, error: error))

@@ -38,6 +38,8 @@ struct Link: Sendable {
     var handshakeToken: String?
     /// Server invokes (by cid) not answered yet.
     var openRequests: Set<Int64> = []
+    /// `connect` calls waiting for this attempt's handshake; empty once open.
+    var connectCalls: [CallID] = []
 
     init(transport: TransportID, openDeadline: MonotonicInstant) {
         self.transport = transport

@@ -10,6 +10,9 @@ public enum SessionAction: Sendable, Equatable {
     case closeTransport(id: TransportID, code: UInt16, reason: String)
     /// Complete a call made with `invoke`/`publish(ack)`/`subscribe(ack)`/`authenticate`.
     case complete(CallID, Result<JSONValue?, PubSubError>)
+    /// Complete a call made with `connect`: with the handshake, or with why the attempt ended
+    /// before it (`transport` when the WebSocket failed, else `connectionFailed`).
+    case completeConnect(CallID, Result<HandshakeInfo, PubSubError>)
     /// Persist the auth token under `name` (Protocol.md §9).
     case saveToken(name: String, token: String)
     /// Delete the auth token stored under `name`.

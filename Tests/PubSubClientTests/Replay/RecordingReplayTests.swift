@@ -54,6 +54,8 @@ final class RecordingReplayTests: XCTestCase {
         var all: [String: Scenario] = [:]
         all["handshake"] = Scenario(verify: { outcome in
             XCTAssertTrue(outcome.events.contains { if case .connected(let info) = $0 { return info.pingTimeout == 20000 && !info.isAuthenticated && info.id.count == 20 } else { return false } })
+            guard case .success(let info)? = outcome.connected else { return XCTFail("connect: \(String(describing: outcome.connected))") }
+            XCTAssertTrue(outcome.events.contains(.connected(info)), "connect completes with the handshake")
             XCTAssertTrue(outcome.events.contains(.disconnected(code: 1000, reason: "")))
         })
         all["handshake-valid-token"] = Scenario(storedToken: validToken, verify: { outcome in
@@ -75,7 +77,9 @@ final class RecordingReplayTests: XCTestCase {
             XCTAssertEqual(firstResult(outcome), .failure(.remote(RemoteError(name: "FailError", message: "boom"))))
         })
         all["invoke-out-of-order"] = Scenario(steps: [invoke("slow", ["ms": 200]), invoke("echo", "fast")], verify: { outcome in
-            XCTAssertEqual(outcome.completionOrder.map(\.rawValue), [2, 1])
+            // The calls after `connect`: the second invoke is answered first.
+            let connect = outcome.connectCall?.rawValue ?? 0
+            XCTAssertEqual(outcome.completionOrder.map(\.rawValue), [connect + 2, connect + 1])
         })
         all["invoke-unknown-procedure"] = Scenario(steps: [invoke("nosuch", 1)], verify: { outcome in
             XCTAssertEqual(firstResult(outcome), .failure(.badConnection(event: "nosuch", kind: .disconnect, code: 1000, reason: "")))

@@ -18,6 +18,9 @@ struct RecordingReplayer {
         var events: [SessionEvent] = []
         var completions: [CallID: Result<JSONValue?, PubSubError>] = [:]
         var completionOrder: [CallID] = []
+        /// The scenario's `connect` call and how it completed.
+        var connectCall: CallID?
+        var connected: Result<HandshakeInfo, PubSubError>?
         var savedTokens: [String] = []
         var removedTokens = 0
         var exactFrames = 0
@@ -50,6 +53,10 @@ struct RecordingReplayer {
                     XCTAssertNil(outcome.completions[id], "\(fileName): \(id) completed twice", file: file, line: line)
                     outcome.completions[id] = result
                     outcome.completionOrder.append(id)
+                case .completeConnect(let id, let result):
+                    XCTAssertEqual(id, outcome.connectCall, "\(fileName): completed a connect not made", file: file, line: line)
+                    XCTAssertNil(outcome.connected, "\(fileName): connect completed twice", file: file, line: line)
+                    outcome.connected = result
                 case .saveToken(_, let token): outcome.savedTokens.append(token)
                 case .removeToken: outcome.removedTokens += 1
                 case .event(let event):
@@ -67,7 +74,7 @@ struct RecordingReplayer {
             }
         }
 
-        session.connect(now: now)
+        outcome.connectCall = session.connect(now: now)
         drain(&session)
         guard let opened = transport else {
             XCTFail("\(fileName): no transport opened", file: file, line: line)

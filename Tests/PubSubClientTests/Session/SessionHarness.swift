@@ -10,6 +10,8 @@ struct SessionHarness {
     var events: [SessionEvent] = []
     var completions: [CallID: Result<JSONValue?, PubSubError>] = [:]
     var completionOrder: [CallID] = []
+    /// `connect` calls completed, with how many events came before each completion.
+    var connects: [CallID: (result: Result<HandshakeInfo, PubSubError>, eventsBefore: Int)] = [:]
     var closes: [(code: UInt16, reason: String)] = []
     var opens: [String] = []
     var savedTokens: [String] = []
@@ -42,6 +44,9 @@ struct SessionHarness {
                 XCTAssertNil(completions[id], "\(id) completed twice")
                 completions[id] = result
                 completionOrder.append(id)
+            case .completeConnect(let id, let result):
+                XCTAssertNil(connects[id], "\(id) completed twice")
+                connects[id] = (result, events.count)
             case .saveToken(_, let token): savedTokens.append(token)
             case .removeToken: removedTokens += 1
             case .event(let event): events.append(event)
