@@ -1,4 +1,4 @@
-/// What the session core asks its driver to do. Drained with `ClientSession.takeActions()`
+/// What the session core asks its driver to do. Drained with `ClientSession.nextAction()` until nil
 /// after every input, and executed in order.
 public enum SessionAction: Sendable, Equatable {
     /// Open a WebSocket to `url` with these extra request headers; report its events with `id`.
