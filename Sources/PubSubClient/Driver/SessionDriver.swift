@@ -212,6 +212,9 @@ final class SessionDriver: @unchecked Sendable {
         }
     }
 
+    /// Whether a stream behind its high-water mark holds reading paused (for tests).
+    var isReadingPausedByStreams: Bool { onQueue { !backloggedStreams.isEmpty } }
+
     /// Marks the stream `token` behind or caught up, pausing or resuming reading. On the queue.
     func setBacklogged(_ token: UInt64, _ backlogged: Bool) {
         let wasPaused = !backloggedStreams.isEmpty
