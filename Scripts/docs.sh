@@ -7,6 +7,9 @@
 #   Scripts/docs.sh                  every catalog; fails on any warning or a missing abstract
 #   Scripts/docs.sh WireKit          one module
 #
+# Also runs Scripts/check-links.py: every relative link of README.md, Docs/*.md and the
+# catalogs' articles must name a file (and heading) that exists.
+#
 # Prints each module's abstract coverage (Types, Members, Globals) and the symbols still
 # lacking an abstract, with their file and line. To browse an archive, serve it statically:
 #   python3 -m http.server -d .build-docs/archives/WireKit.doccarchive   (then open /documentation/wirekit)
@@ -33,6 +36,8 @@ for MODULE in "${MODULES[@]}"; do
 done
 
 FAILED=()
+# The guides' relative links (README, Docs/, the catalogs' articles) must resolve on their own too.
+python3 Scripts/check-links.py || FAILED+=(links)
 for MODULE in "${MODULES[@]}"; do
     CATALOG="Sources/$MODULE/$MODULE.docc"
     [ -d "$CATALOG" ] || { echo "docs.sh: no catalog $CATALOG" >&2; FAILED+=("$MODULE"); continue; }

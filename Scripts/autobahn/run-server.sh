@@ -93,24 +93,7 @@ done
 [ -n "$PORT" ] || { cat "$OUT/server.log" >&2; die "wirekit-autobahn-server did not start"; }
 URL="$SCHEME://127.0.0.1:$PORT"
 
-python3 - "$OUT/spec.json" "$URL" "$AGENT" "$OUT/reports" "$CASES" "$EXCLUDE" <<'PY' || die "bad case selection"
-import json, re, sys
-path, url, agent, outdir, cases, exclude = sys.argv[1:]
-def pats(s):
-    out = []
-    for p in (x.strip() for x in s.split(",")):
-        if not p:
-            continue
-        if re.fullmatch(r"\d+", p):
-            p += ".*"
-        if not re.fullmatch(r"[0-9.*]+", p):
-            sys.exit("bad case pattern %r" % p)
-        out.append(p)
-    return out
-spec = {"outdir": outdir, "servers": [{"agent": agent, "url": url}],
-        "cases": pats(cases) or ["*"], "exclude-cases": pats(exclude), "exclude-agent-cases": {}}
-json.dump(spec, open(path, "w"), indent=2)
-PY
+python3 "$HERE/spec.py" client "$OUT/spec.json" "$URL" "$OUT/reports" "$CASES" "$EXCLUDE" "$AGENT" || die "bad case selection"
 
 # ---------------------------------------------------------------- fuzzing client
 echo "run-server.sh: wirekit-autobahn-server on $URL, agent '$AGENT', output $OUT" >&2

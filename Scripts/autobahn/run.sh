@@ -119,24 +119,7 @@ if [ -z "$PORT" ]; then
 fi
 URL="ws://127.0.0.1:$PORT"
 
-python3 - "$OUT/spec.json" "$URL" "$OUT/reports" "$CASES" "$EXCLUDE" <<'EOF' || die "bad case selection"
-import json, re, sys
-path, url, outdir, cases, exclude = sys.argv[1:]
-def pats(s):
-    out = []
-    for p in (x.strip() for x in s.split(",")):
-        if not p:
-            continue
-        if re.fullmatch(r"\d+", p):
-            p += ".*"
-        if not re.fullmatch(r"[0-9.*]+", p):
-            sys.exit("bad case pattern %r" % p)
-        out.append(p)
-    return out
-spec = {"url": url, "outdir": outdir, "cases": pats(cases) or ["*"],
-        "exclude-cases": pats(exclude), "exclude-agent-cases": {}}
-json.dump(spec, open(path, "w"), indent=2)
-EOF
+python3 "$HERE/spec.py" server "$OUT/spec.json" "$URL" "$OUT/reports" "$CASES" "$EXCLUDE" || die "bad case selection"
 
 # ---------------------------------------------------------------- fuzzing server
 SERVER_PID=""

@@ -29,11 +29,19 @@ final class ReadmeQuickStartTests: XCTestCase {
         Task { for await data in client.receiver("news") { print("news:", data ?? .null) } }
         Task { for await request in client.procedure("ping") { try request.respond("pong") } }
 
-        // (the server's side: a transmit and an invoke)
-        try await Task.sleep(for: .milliseconds(100))
+        // (the server's side: a transmit and an invoke, repeated until the tasks above have
+        // registered their streams; a fixed sleep raced them on a loaded machine)
         let socket = try XCTUnwrap(broker.sockets.first)
-        socket.transmit("news", "extra")
-        let pong = try await socket.invoke("ping")
+        let giveUp = ContinuousClock.now + .seconds(20)
+        while !ReadmeTranscript.shared.lines.contains("news: \"extra\""), ContinuousClock.now < giveUp {
+            socket.transmit("news", "extra")
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        var pong: JSONValue?
+        while pong == nil, ContinuousClock.now < giveUp {
+            pong = try? await socket.invoke("ping", ackTimeout: .milliseconds(500))
+            if pong == nil { try await Task.sleep(for: .milliseconds(50)) }
+        }
 
         do { _ = try await client.invoke("fail", nil, ackTimeout: .seconds(3)) }
         catch let error as PubSubError { print(error.name, error.message) }  // e.g. FailError: boom

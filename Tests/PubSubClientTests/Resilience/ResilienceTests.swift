@@ -21,12 +21,51 @@ final class ResilienceTests: XCTestCase {
         }
     }
 
+    /// A subscriber of "room" on `subscriberPort` (the proxy's, or the broker's) and a second
+    /// client on `brokerPort` publishing numbered publications every 10 ms until cancelled.
+    private struct Scene {
+        let publications: PublicationAudit
+        let subscriber: PubSubClient
+        let publisher: PubSubClient
+        let publishing: Task<Void, Never>
+
+        func disconnect() {
+            subscriber.disconnect()
+            publisher.disconnect()
+        }
+    }
+
+    private func startScene(subscriberPort: Int, brokerPort: Int) async throws -> Scene {
+        let publications = PublicationAudit(channel: "room", publishers: 1)
+        let subscriber = ResilienceSetup.client(port: subscriberPort, ackTimeout: .seconds(10))
+        let publisher = ResilienceSetup.client(port: brokerPort)
+        publications.watch(subscriber)
+        try await subscriber.connect()
+        try await subscriber.subscribe("room")
+        try await publisher.connect()
+        return Scene(publications: publications, subscriber: subscriber, publisher: publisher,
+                     publishing: keepPublishing(publications, from: publisher))
+    }
+
+    /// Waits for the `queued` calls (caller 0) to finish, checks that each succeeded and that
+    /// the calls `counted` keeps ran once each, in the order they were made.
+    private func assertQueuedCallsRanOnceInOrder(_ queued: [Int], calls: CallAudit,
+                                                 counted: (Int) -> Bool, _ message: String,
+                                                 file: StaticString = #filePath, line: UInt = #line) async throws {
+        try await eventually(timeout: .seconds(10)) { queued.allSatisfy { calls.result(caller: 0, sequence: $0) != nil } }
+        for sequence in queued {
+            XCTAssertEqual(calls.result(caller: 0, sequence: sequence),
+                           .success(.int(CallAudit.id(caller: 0, sequence: sequence))), file: file, line: line)
+        }
+        XCTAssertEqual(calls.executionOrder(caller: 0).filter(counted), queued, message, file: file, line: line)
+    }
+
     /// Waits for the subscriber's resubscription (its `epoch`-th subscription), lets the
     /// publisher go on until 20 more publications arrived, then checks that every publication
     /// made after a resubscription arrived and that every call completed as the rules say.
-    private func assertResubscribedAndNothingMissed(_ publications: PublicationAudit, epoch: Int,
-                                                    publishing: Task<Void, Never>, calls: CallAudit,
+    private func assertResubscribedAndNothingMissed(_ scene: Scene, epoch: Int, calls: CallAudit,
                                                     file: StaticString = #filePath, line: UInt = #line) async throws {
+        let publications = scene.publications, publishing = scene.publishing
         try await eventually(timeout: .seconds(10)) { publications.epochCount(subscriber: 0) >= epoch }
         let receivedBefore = publications.receivedCount(subscriber: 0)
         try await eventually(timeout: .seconds(10)) { publications.receivedCount(subscriber: 0) >= receivedBefore + 20 }
@@ -64,16 +103,10 @@ final class ResilienceTests: XCTestCase {
     /// A 64 KiB call whose request (`.toServer`) or answer (`.toClient`) is cut after 1000 bytes.
     private func cutInsideAFrame(_ direction: FaultProxy.Direction) async throws {
         let calls = CallAudit(callers: 1, keepsOrder: true)
-        let publications = PublicationAudit(channel: "room", publishers: 1)
         let broker = try await ResilienceSetup.startBroker(calls: calls)
         let proxy = try FaultProxy(targetPort: broker.port)
-        let subscriber = ResilienceSetup.client(port: proxy.port, ackTimeout: .seconds(10))
-        let publisher = ResilienceSetup.client(port: broker.port)
-        publications.watch(subscriber)
-        try await subscriber.connect()
-        try await subscriber.subscribe("room")
-        try await publisher.connect()
-        let publishing = keepPublishing(publications, from: publisher)
+        let scene = try await startScene(subscriberPort: proxy.port, brokerPort: broker.port)
+        let subscriber = scene.subscriber
 
         // New connections are refused for a moment, so calls made after the cut must wait in
         // the queue (a call made while closed starts connecting at once, as in the JS client).
@@ -93,16 +126,12 @@ final class ResilienceTests: XCTestCase {
         try await eventually { proxy.refusedCount >= 1 }
         proxy.setRefusing(false)
 
-        try await eventually(timeout: .seconds(10)) { queued.allSatisfy { calls.result(caller: 0, sequence: $0.sequence) != nil } }
-        for call in queued {
-            XCTAssertEqual(calls.result(caller: 0, sequence: call.sequence),
-                           .success(.int(CallAudit.id(caller: 0, sequence: call.sequence))))
-        }
-        XCTAssertEqual(calls.executionOrder(caller: 0).suffix(5), queued.map(\.sequence), "queued calls ran once, in order")
-        try await assertResubscribedAndNothingMissed(publications, epoch: 2, publishing: publishing, calls: calls)
+        let cutSequence = cut.sequence
+        try await assertQueuedCallsRanOnceInOrder(queued.map(\.sequence), calls: calls, counted: { $0 != cutSequence },
+                                                  "queued calls ran once, in order")
+        try await assertResubscribedAndNothingMissed(scene, epoch: 2, calls: calls)
         XCTAssertEqual(broker.subscriberCount(channel: "room"), 1)
-        subscriber.disconnect()
-        publisher.disconnect()
+        scene.disconnect()
         await broker.stop()
     }
 
@@ -113,19 +142,13 @@ final class ResilienceTests: XCTestCase {
     /// closes with 4000; new attempts stall too until the path comes back.
     func testHalfOpenConnectionIsDetectedByThePingTimeoutAndReplacedWithoutLosingQueuedCalls() async throws {
         let calls = CallAudit(callers: 1, keepsOrder: true)
-        let publications = PublicationAudit(channel: "room", publishers: 1)
         let broker = try await ResilienceSetup.startBroker(calls: calls, pingInterval: .milliseconds(100),
                                                            pingTimeout: .milliseconds(600))
         let proxy = try FaultProxy(targetPort: broker.port)
-        let subscriber = ResilienceSetup.client(port: proxy.port, ackTimeout: .seconds(10))
-        let publisher = ResilienceSetup.client(port: broker.port)
-        publications.watch(subscriber)
-        var events = subscriber.events().makeAsyncIterator()
-        try await subscriber.connect()
+        let scene = try await startScene(subscriberPort: proxy.port, brokerPort: broker.port)
+        let subscriber = scene.subscriber
         XCTAssertEqual(subscriber.handshake?.pingTimeout, 600)
-        try await subscriber.subscribe("room")
-        try await publisher.connect()
-        let publishing = keepPublishing(publications, from: publisher)
+        var events = subscriber.events().makeAsyncIterator()
 
         let stalledAt = ContinuousClock.now
         proxy.stall()
@@ -152,17 +175,12 @@ final class ResilienceTests: XCTestCase {
         XCTAssertEqual(subscriber.driver.read(\.queuedCallCount), 5)
         proxy.resume()
 
-        try await eventually(timeout: .seconds(10)) { queued.allSatisfy { calls.result(caller: 0, sequence: $0.sequence) != nil } }
-        for call in queued {
-            XCTAssertEqual(calls.result(caller: 0, sequence: call.sequence),
-                           .success(.int(CallAudit.id(caller: 0, sequence: call.sequence))))
-        }
-        XCTAssertEqual(calls.executionOrder(caller: 0).filter { $0 > inFlight.count }, queued.map(\.sequence),
-                       "queued calls ran once, in order")
-        try await assertResubscribedAndNothingMissed(publications, epoch: 2, publishing: publishing, calls: calls)
+        let inFlightCount = inFlight.count
+        try await assertQueuedCallsRanOnceInOrder(queued.map(\.sequence), calls: calls, counted: { $0 > inFlightCount },
+                                                  "queued calls ran once, in order")
+        try await assertResubscribedAndNothingMissed(scene, epoch: 2, calls: calls)
         try await eventually { broker.subscriberCount(channel: "room") == 1 }
-        subscriber.disconnect()
-        publisher.disconnect()
+        scene.disconnect()
         await broker.stop()
     }
 
@@ -170,16 +188,10 @@ final class ResilienceTests: XCTestCase {
 
     func testBrokerRestartedOnTheSamePortGetsTheQueuedCallsOnceAndTheSubscriptionBack() async throws {
         let calls = CallAudit(callers: 1, keepsOrder: true)
-        let publications = PublicationAudit(channel: "room", publishers: 1)
         let first = try await ResilienceSetup.startBroker(calls: calls)
         let port = first.port
-        let subscriber = ResilienceSetup.client(port: port, ackTimeout: .seconds(10))
-        let publisher = ResilienceSetup.client(port: port)
-        publications.watch(subscriber)
-        try await subscriber.connect()
-        try await subscriber.subscribe("room")
-        try await publisher.connect()
-        let publishing = keepPublishing(publications, from: publisher)
+        let scene = try await startScene(subscriberPort: port, brokerPort: port)
+        let subscriber = scene.subscriber
         let messages = Counter()
         let reader = Task { for await message in subscriber.channel("room") { messages.append(message) } }
 
@@ -196,20 +208,15 @@ final class ResilienceTests: XCTestCase {
         XCTAssertEqual(subscriber.driver.read(\.queuedCallCount), 5)
         let second = try await ResilienceSetup.restartBroker(port: port, calls: calls)
 
-        try await eventually(timeout: .seconds(10)) { queued.allSatisfy { calls.result(caller: 0, sequence: $0.sequence) != nil } }
-        for call in queued {
-            XCTAssertEqual(calls.result(caller: 0, sequence: call.sequence),
-                           .success(.int(CallAudit.id(caller: 0, sequence: call.sequence))))
-        }
-        XCTAssertEqual(calls.executionOrder(caller: 0).filter { $0 != inFlight.sequence }, queued.map(\.sequence),
-                       "queued calls ran once, in order, on the new broker")
-        try await assertResubscribedAndNothingMissed(publications, epoch: 2, publishing: publishing, calls: calls)
+        let inFlightSequence = inFlight.sequence
+        try await assertQueuedCallsRanOnceInOrder(queued.map(\.sequence), calls: calls, counted: { $0 != inFlightSequence },
+                                                  "queued calls ran once, in order, on the new broker")
+        try await assertResubscribedAndNothingMissed(scene, epoch: 2, calls: calls)
         XCTAssertEqual(second.subscriberCount(channel: "room"), 1)
         second.publish(channel: "room", data: "from the new broker")
         try await eventually { messages.values.contains("from the new broker") }
         reader.cancel()
-        subscriber.disconnect()
-        publisher.disconnect()
+        scene.disconnect()
         await second.stop()
     }
 
@@ -218,16 +225,10 @@ final class ResilienceTests: XCTestCase {
     /// The connection is cut and new ones are refused (accepted and closed at once) for 1.5 s.
     func testConnectionsRefusedForAWhileQueueCallsInOrderAndExpireTheOverdueOne() async throws {
         let calls = CallAudit(callers: 1, keepsOrder: true)
-        let publications = PublicationAudit(channel: "room", publishers: 1)
         let broker = try await ResilienceSetup.startBroker(calls: calls)
         let proxy = try FaultProxy(targetPort: broker.port)
-        let subscriber = ResilienceSetup.client(port: proxy.port, ackTimeout: .seconds(10))
-        let publisher = ResilienceSetup.client(port: broker.port)
-        publications.watch(subscriber)
-        try await subscriber.connect()
-        try await subscriber.subscribe("room")
-        try await publisher.connect()
-        let publishing = keepPublishing(publications, from: publisher)
+        let scene = try await startScene(subscriberPort: proxy.port, brokerPort: broker.port)
+        let subscriber = scene.subscriber
 
         let inFlight = calls.start(subscriber, caller: 0, procedure: "slow")
         try await eventually { subscriber.driver.read(\.pendingCallCount) == 1 }
@@ -254,17 +255,12 @@ final class ResilienceTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(proxy.refusedCount, 3, "several attempts were refused")
         proxy.setRefusing(false)
 
-        let made = queued
-        try await eventually(timeout: .seconds(10)) { made.allSatisfy { calls.result(caller: 0, sequence: $0) != nil } }
-        for sequence in queued {
-            XCTAssertEqual(calls.result(caller: 0, sequence: sequence), .success(.int(CallAudit.id(caller: 0, sequence: sequence))))
-        }
-        XCTAssertEqual(calls.executionOrder(caller: 0).filter { $0 != inFlight.sequence }, queued,
-                       "queued calls ran once, in order; the expired one never ran")
-        try await assertResubscribedAndNothingMissed(publications, epoch: 2, publishing: publishing, calls: calls)
+        let inFlightSequence = inFlight.sequence
+        try await assertQueuedCallsRanOnceInOrder(queued, calls: calls, counted: { $0 != inFlightSequence },
+                                                  "queued calls ran once, in order; the expired one never ran")
+        try await assertResubscribedAndNothingMissed(scene, epoch: 2, calls: calls)
         XCTAssertEqual(broker.subscriberCount(channel: "room"), 1)
-        subscriber.disconnect()
-        publisher.disconnect()
+        scene.disconnect()
         await broker.stop()
     }
 

@@ -99,16 +99,8 @@ final class TCPTransportTests: XCTestCase {
     func testConnectToAFullBacklogTimesOut() throws {
         // A listener that never accepts, with a backlog of 0: once its queue is full the
         // kernel drops further SYNs, so the connect can only end by our timeout.
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (listener, port) = try loopbackListener(backlog: 0)
         defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
-        XCTAssertEqual(listen(listener, 0), 0)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
-        let port = Int(UInt16(bigEndian: address.sin_port))
 
         var fillers: [TCPTransport] = []
         var logs: [TransportEventLog] = []
@@ -129,14 +121,10 @@ final class TCPTransportTests: XCTestCase {
     func testAHangingFirstAddressFallsBackToTheNextOne() throws {
         // First address: a listener whose backlog is full, so the kernel drops our SYN and the
         // connect hangs (like an unroutable IPv6 address). Second address: an echo server.
-        let hanging = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (hanging, hangingPort) = try loopbackListener(backlog: 0)
         defer { close(hanging) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(hanging, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        XCTAssertEqual(listen(hanging, 0), 0)
         let first = try XCTUnwrap(SocketAddress.local(of: hanging))
+        XCTAssertEqual(first.port, hangingPort)
         // Fill the accept queue until a connect attempt visibly hangs.
         var fillers: [TCPTransport] = []
         var hangs = false

@@ -7,6 +7,24 @@ import XCTest
 import Glibc
 #endif
 
+/// A blocking listening socket on a free 127.0.0.1 port (the tests' hand-made peers accept on it).
+func loopbackListener(backlog: Int32 = 4) throws -> (fd: Int32, port: Int) {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw TransportError.system(operation: "socket", errno: errno) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard bound == 0, listen(fd, backlog) == 0, let local = SocketAddress.local(of: fd) else {
+        let error = TransportError.system(operation: "bind", errno: errno)
+        Glibc.close(fd)
+        throw error
+    }
+    return (fd, local.port)
+}
+
 /// A blocking loopback client socket with a receive timeout (seconds).
 private func connectBlocking(port: Int, timeout: Int = 5) throws -> Int32 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -57,18 +75,7 @@ final class StalledWebSocketPeer: @unchecked Sendable {
 
     init() throws {
         // A blocking listener on a free port, served by one thread.
-        let listenFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        self.listenFD = listenFD
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listenFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(listenFD, 4) == 0, let local = SocketAddress.local(of: listenFD) else {
-            throw TransportError.system(operation: "bind", errno: errno)
-        }
-        port = local.port
+        (listenFD, port) = try loopbackListener()
         let fd = listenFD, drain = self.drain, done = self.done
         Thread.detachNewThread {
             defer { done.signal() }

@@ -136,18 +136,9 @@ final class HangingUpPeer: @unchecked Sendable {
     private let listenFD: Int32
 
     init() throws {
-        let listenFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (listenFD, port) = try loopbackListener()
         self.listenFD = listenFD
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listenFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(listenFD, 4) == 0, let local = SocketAddress.local(of: listenFD) else {
-            throw TransportError.system(operation: "bind", errno: errno)
-        }
-        port = local.port
+        self.port = port
         Thread.detachNewThread {
             let client = accept(listenFD, nil, nil)
             guard client >= 0 else { return }
