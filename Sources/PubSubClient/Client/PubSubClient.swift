@@ -328,8 +328,8 @@ public enum StreamFlowControl {
     public static let lowWaterMark = 64
 }
 
-/// Counts a flow-controlled stream's unread items and tells the driver when it falls behind or
-/// catches up. `@unchecked Sendable`: `unread` and `backlogged` are guarded by `lock`; `token` is
+/// Counts a flow-controlled stream's unread items (or the callbacks waiting for the main queue)
+/// and tells the driver when it falls behind or catches up. `@unchecked Sendable`: `unread` and `backlogged` are guarded by `lock`; `token` is
 /// set once before the first item.
 final class StreamBacklog: @unchecked Sendable {
     private let lock = NSLock()
@@ -342,10 +342,10 @@ final class StreamBacklog: @unchecked Sendable {
         self.driver = driver
     }
 
-    /// One item yielded (on the session queue).
-    func added() {
+    /// `count` items yielded (on the session queue).
+    func added(_ count: Int = 1) {
         let crossed = lock.withLock { () -> Bool in
-            unread += 1
+            unread += count
             guard unread > StreamFlowControl.highWaterMark, !backlogged else { return false }
             backlogged = true
             return true
@@ -353,10 +353,10 @@ final class StreamBacklog: @unchecked Sendable {
         if crossed { driver?.setBacklogged(token, true) }
     }
 
-    /// One item taken by the consumer (any thread).
-    func taken() {
+    /// `count` items taken by the consumer (any thread).
+    func taken(_ count: Int = 1) {
         let caughtUp = lock.withLock { () -> Bool in
-            unread -= 1
+            unread -= count
             guard backlogged, unread <= StreamFlowControl.lowWaterMark else { return false }
             backlogged = false
             return true
