@@ -52,12 +52,12 @@ let package = Package(
 
         .testTarget(name: "DigestsTests", dependencies: ["Digests"]),
         .testTarget(
-            name: "WireKitTests", dependencies: ["WireKit"],
+            name: "WireKitTests", dependencies: ["WireKit", "TestSupport"],
             exclude: ["Interop/peers", "TLSCertificates", "TLS/peers"]),
         .testTarget(name: "PubSubProtocolTests", dependencies: ["PubSubProtocol"]),
         .testTarget(name: "FuzzHarnessTests", dependencies: ["FuzzHarness"], path: "Fuzz/Tests"),
         // What more than one test target needs (not a test target itself, so others can import it).
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["WireKit"], path: "Tests/TestSupport"),
         .testTarget(name: "PubSubClientTests", dependencies: ["PubSubClient", "PubSubBroker", "TestSupport"]),
         .testTarget(name: "PubSubBrokerTests", dependencies: ["PubSubBroker", "PubSubClient", "TestSupport"]),
         // Runs the built `demo` executable (story, broker, chat through pipes). Depending on the

@@ -18,7 +18,7 @@ ROOT=$(pwd)
 export PUBSUB_TEST_ENV=${PUBSUB_TEST_ENV:-$ROOT/.build-testenv}
 mkdir -p "$PUBSUB_TEST_ENV"
 T0=$(date +%s)
-TSAN_FILTER=${TSAN_FILTER:-'WireKitTests|EndToEnd|Faces|BrokerNetworkTests|BrokerScaleTests|BrokerTLSTests|PythonInteropTests|DemoTests'}
+TSAN_FILTER=${TSAN_FILTER:-'WireKitTests|EndToEnd|Faces|BrokerNetworkTests|BrokerLogTests|BrokerScaleTests|BrokerTLSTests|PythonInteropTests|DemoTests'}
 # Single-threaded property tests of the sans-I/O core (a third of the TSan time, nothing to race),
 # and one timing test (50 ms pings, 300 ms timeout) that TSan's slowdown on a loaded machine can
 # miss; both run in the plain `swift test` above.

@@ -9,11 +9,32 @@ import WireKit
 // BASE_URL/runCase?case=i&agent=AGENT and echo every message back unchanged until the server
 // closes; finally BASE_URL/updateReports?agent=AGENT so the fuzzing server writes its reports.
 
+let usage = """
+    usage: wirekit-autobahn-client BASE_URL AGENT
+           wirekit-autobahn-client -h | --help
+    Runs every case of an Autobahn|Testsuite fuzzing server at BASE_URL (e.g. ws://127.0.0.1:9001)
+    against WireKit's client role, echoing each message back, then has the server write its
+    reports for AGENT. Progress goes to standard output; the verdicts are in the server's reports.
+    exit status: 0 every case ran and the reports were written, 1 the server could not be
+                 reached or failed, 2 usage error
+
+    """
 let arguments = CommandLine.arguments
-guard arguments.count == 3 else {
-    FileHandle.standardError.write(Data("usage: wirekit-autobahn-client BASE_URL AGENT\n".utf8))
+if arguments.dropFirst().contains(where: { $0 == "-h" || $0 == "--help" }) {
+    FileHandle.standardOutput.write(Data(usage.utf8))
+    exit(0)
+}
+/// A refused command line: one line and the hint on standard error, exit 2.
+func refuse(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("""
+        wirekit-autobahn-client: \(message)
+        Run 'wirekit-autobahn-client --help' for usage.
+
+        """.utf8))
     exit(2)
 }
+if let option = arguments.dropFirst().first(where: { $0.hasPrefix("-") }) { refuse("unknown option \(option)") }
+guard arguments.count == 3 else { refuse("expected BASE_URL and AGENT, got \(arguments.count - 1) argument(s)") }
 let base = arguments[1].hasSuffix("/") ? String(arguments[1].dropLast()) : arguments[1]
 let agent = arguments[2].addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? arguments[2]
 

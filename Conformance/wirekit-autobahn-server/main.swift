@@ -10,9 +10,34 @@ import WireKit
 // serves until killed. With --tls-cert/--tls-key it serves wss:// with that certificate.
 // permessage-deflate is accepted (sections 12 and 13).
 
+let usage = """
+    usage: wirekit-autobahn-server [--host 127.0.0.1] [--port 0] [--tls-cert CHAIN.pem --tls-key KEY.pem]
+           wirekit-autobahn-server -h | --help
+    An echo server on WireKit's server role for Autobahn|Testsuite's fuzzing client. Prints
+    "wirekit-autobahn-server: listening on HOST:PORT" once ready, then serves until killed.
+    exit status: 1 cannot read the certificate or listen, 2 usage error
+
+    """
+
+/// A refused command line: one line and the hint on standard error, exit 2.
 func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("wirekit-autobahn-server: \(message)\n".utf8))
+    FileHandle.standardError.write(Data("""
+        wirekit-autobahn-server: \(message)
+        Run 'wirekit-autobahn-server --help' for usage.
+
+        """.utf8))
     exit(2)
+}
+
+/// A failure at run time: one line on standard error, exit 1.
+func failToRun(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("wirekit-autobahn-server: \(message)\n".utf8))
+    exit(1)
+}
+
+if CommandLine.arguments.dropFirst().contains(where: { $0 == "-h" || $0 == "--help" }) {
+    FileHandle.standardOutput.write(Data(usage.utf8))
+    exit(0)
 }
 
 var host = "127.0.0.1"
@@ -43,7 +68,7 @@ if certificatePath != nil || keyPath != nil {
             certificateChainPEM: try String(contentsOfFile: certificatePath, encoding: .utf8),
             privateKeyPEM: try String(contentsOfFile: keyPath, encoding: .utf8))
     } catch {
-        fail("cannot read the certificate or key: \(error)")
+        failToRun("cannot read the certificate or key: \(error)")
     }
 }
 
@@ -55,7 +80,7 @@ do {
         socket.onBinary = { [weak socket] data in try? socket?.write(data: data) }
     }
 } catch {
-    fail("cannot listen on \(host):\(port): \(error)")
+    failToRun("cannot listen on \(host):\(port): \(error)")
 }
 FileHandle.standardOutput.write(Data("wirekit-autobahn-server: listening on \(server.host):\(server.port)\n".utf8))
 withExtendedLifetime(server) { dispatchMain() }

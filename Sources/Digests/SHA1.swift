@@ -1,10 +1,10 @@
 /// SHA-1 (FIPS 180-4). Used for the WebSocket accept key, where RFC 6455 requires it; it is not
 /// collision resistant and must not be used for security decisions.
-public struct SHA1: Sendable {
+package struct SHA1: Sendable {
     /// Digest size in bytes.
-    public static let digestSize = 20
+    package static let digestSize = 20
     /// Block size in bytes.
-    public static let blockSize = 64
+    package static let blockSize = 64
 
     private var h0: UInt32 = 0x6745_2301
     private var h1: UInt32 = 0xEFCD_AB89
@@ -15,22 +15,22 @@ public struct SHA1: Sendable {
     /// Total message length so far, in bytes.
     private var length: UInt64 = 0
 
-    public init() { pending.reserveCapacity(SHA1.blockSize) }
+    package init() { pending.reserveCapacity(SHA1.blockSize) }
 
     /// The digest of `bytes` in one call.
-    public static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
+    package static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
         var hasher = SHA1()
         hasher.update(Array(bytes))
         return hasher.finalize()
     }
 
     /// Feeds more message bytes.
-    public mutating func update(_ bytes: [UInt8]) {
+    package mutating func update(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { update($0) }
     }
 
     /// Feeds more message bytes.
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         length &+= UInt64(bytes.count)
         var index = 0
         if !pending.isEmpty {
@@ -50,7 +50,7 @@ public struct SHA1: Sendable {
     }
 
     /// Pads the message and returns the 20-byte digest.
-    public mutating func finalize() -> [UInt8] {
+    package mutating func finalize() -> [UInt8] {
         let bitLength = length &* 8
         var tail: [UInt8] = [0x80]
         let afterMarker = (pending.count + 1) % SHA1.blockSize

@@ -1,10 +1,10 @@
 /// SHA-256 (FIPS 180-4), usable one-shot (`SHA256.hash(_:)`) or incrementally
 /// (`var h = SHA256(); h.update(...); h.finalize()`).
-public struct SHA256: Sendable {
+package struct SHA256: Sendable {
     /// Digest length in bytes.
-    public static let digestByteCount = 32
+    package static let digestByteCount = 32
     /// Internal block length in bytes (HMAC needs it).
-    public static let blockByteCount = 64
+    package static let blockByteCount = 64
 
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -26,19 +26,19 @@ public struct SHA256: Sendable {
     private var length: UInt64 = 0
 
     /// A fresh hasher with no input.
-    public init() {
+    package init() {
         pending.reserveCapacity(SHA256.blockByteCount)
     }
 
     /// The 32-byte SHA-256 digest of `bytes`.
-    public static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
+    package static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
         var hasher = SHA256()
         hasher.update(bytes)
         return hasher.finalize()
     }
 
     /// Feeds more message bytes.
-    public mutating func update(_ bytes: some Sequence<UInt8>) {
+    package mutating func update(_ bytes: some Sequence<UInt8>) {
         let handled: Void? = bytes.withContiguousStorageIfAvailable { self.update(buffer: $0) }
         if handled == nil {
             let copy = Array(bytes)
@@ -69,7 +69,7 @@ public struct SHA256: Sendable {
     }
 
     /// Pads the message and returns the 32-byte digest. The hasher should not be reused afterwards.
-    public mutating func finalize() -> [UInt8] {
+    package mutating func finalize() -> [UInt8] {
         let bitLength = length &* 8
         var tail: [UInt8] = [0x80]
         let afterMarker = (pending.count + 1) % SHA256.blockByteCount

@@ -3,8 +3,8 @@ import Foundation
 /// What the sans-I/O `BrokerCore` asks its runtime to do after an input (drained with
 /// `BrokerCore.nextAction()`).
 enum BrokerAction: Sendable {
-    /// Write one text frame on the connection.
-    case send(BrokerConnectionID, String)
+    /// Write one text frame on the connection: its UTF-8, as the serializer made it.
+    case send(BrokerConnectionID, [UInt8])
     /// Close the connection with a WebSocket close frame (the session is already gone).
     case close(BrokerConnectionID, code: UInt16, reason: String)
     /// Ask the application's hook, then report with `authorizationDecided`; the connection's
@@ -16,6 +16,9 @@ enum BrokerAction: Sendable {
     case deliverMessage(BrokerInboundMessage)
     /// A server invoke (`BrokerCore.invoke`) finished.
     case completeInvoke(token: UInt64, result: Result<JSONValue?, BrokerInvokeFailure>)
+    /// A `#subscribe` was refused because the socket holds `socketChannelLimit` channels (the
+    /// error answer is queued as a `send`); for the runtime's log.
+    case channelLimitReached(BrokerConnectionID, channel: String, limit: Int)
     /// A socket completed its first handshake.
     case socketConnected(BrokerConnectionID, BrokerSocketInfo)
     /// A socket that had completed its handshake closed.

@@ -1,3 +1,4 @@
+@_spi(Cores) import MonotonicTime
 import Foundation
 
 /// The sans-I/O broker: every connection's `BrokerSocketSession`, the channel table and the
@@ -115,7 +116,7 @@ struct BrokerCore {
         }
         if let pingAt = session.nextPingAt, pingAt <= now {
             // Pings bypass batching, as the server's `send` does.
-            actions.append(.send(connection, options.protocolVersion.pingText))
+            actions.append(.send(connection, Array(options.protocolVersion.pingText.utf8)))
             var next = pingAt + options.pingInterval
             while next <= now { next = next + options.pingInterval }
             session.nextPingAt = next
@@ -141,15 +142,15 @@ struct BrokerCore {
         to connection: BrokerConnectionID, cid: Int64, result: Result<JSONValue?, RemoteError>
     ) {
         switch result {
-        case .success(let data): write(Packet.response(rid: cid, result: .success(data)).serialized(keyOrder: .server), to: connection)
-        case .failure(let error): write(Packet.response(rid: cid, result: .failure(error)).serialized(keyOrder: .server), to: connection)
+        case .success(let data): write(Packet.response(rid: cid, result: .success(data)).serializedBytes(keyOrder: .server), to: connection)
+        case .failure(let error): write(Packet.response(rid: cid, result: .failure(error)).serializedBytes(keyOrder: .server), to: connection)
         }
     }
 
     /// Sends a transmit to an open socket (dropped when the socket is not open, as the server does).
     mutating func transmit(to connection: BrokerConnectionID, event: String, data: JSONValue?) {
         guard sessions[connection]?.phase == .open else { return }
-        write(Packet.transmit(event: event, data: data).serialized(keyOrder: .server), to: connection)
+        write(Packet.transmit(event: event, data: data).serializedBytes(keyOrder: .server), to: connection)
     }
 
     /// Sends a server invoke; its outcome arrives later as `.completeInvoke(token:…)`. Returns
@@ -164,7 +165,7 @@ struct BrokerCore {
         nextInvokeToken += 1
         let timeout = ackTimeout ?? options.ackTimeout
         session.pendingInvokes[cid] = .init(token: token, event: event, deadline: now + timeout)
-        session.write(Packet.invoke(event: event, data: data, cid: cid).serialized(keyOrder: .server), into: &actions)
+        session.write(Packet.invoke(event: event, data: data, cid: cid).serializedBytes(keyOrder: .server), into: &actions)
         sessions[connection] = session
         reportDeadline(connection)
         return token
@@ -192,7 +193,7 @@ struct BrokerCore {
         session.authToken = signed.payload
         session.signedAuthToken = signed.token
         session.write(
-            Packet.transmit(event: BuiltInEvent.setAuthToken, data: .object(["token": .string(signed.token)])).serialized(keyOrder: .server),
+            Packet.transmit(event: BuiltInEvent.setAuthToken, data: .object(["token": .string(signed.token)])).serializedBytes(keyOrder: .server),
             into: &actions)
         sessions[connection] = session
         return signed.token
@@ -423,9 +424,9 @@ struct BrokerCore {
         let firstHandshake = !session.hasConnected
         session.hasConnected = true
         session.write(
-            HandshakeResponse(id: session.id, pingTimeout: options.pingTimeout.wholeMilliseconds,
+            Array(HandshakeResponse(id: session.id, pingTimeout: options.pingTimeout.wholeMilliseconds,
                               isAuthenticated: session.authToken != nil, authError: authError)
-                .serializedResponse(rid: cid),
+                .serializedResponse(rid: cid).utf8),
             into: &actions)
         if removeToken {
             session.write(Self.removeAuthTokenFrame, into: &actions)
@@ -444,18 +445,18 @@ struct BrokerCore {
         case .valid(let payload, let signed):
             session.authToken = payload
             session.signedAuthToken = signed
-            session.write(AuthenticateResponse(isAuthenticated: true).serializedResponse(rid: cid), into: &actions)
+            session.write(Array(AuthenticateResponse(isAuthenticated: true).serializedResponse(rid: cid).utf8), into: &actions)
             sessions[connection] = session
         case .rejected(let error, let isBadToken):
             session.authToken = nil
             session.signedAuthToken = nil
             if isBadToken {
-                session.write(Packet.response(rid: cid, result: .failure(error)).serialized(keyOrder: .server), into: &actions)
+                session.write(Packet.response(rid: cid, result: .failure(error)).serializedBytes(keyOrder: .server), into: &actions)
                 session.write(Self.removeAuthTokenFrame, into: &actions)
             } else {
                 let reported = (data == nil || data?.isNull == true) ? nil : error
                 session.write(
-                    AuthenticateResponse(isAuthenticated: false, authError: reported).serializedResponse(rid: cid),
+                    Array(AuthenticateResponse(isAuthenticated: false, authError: reported).serializedResponse(rid: cid).utf8),
                     into: &actions)
             }
             sessions[connection] = session
@@ -526,6 +527,7 @@ struct BrokerCore {
             let message = "Failed to subscribe socket to the \(request.channel) channel - InvalidActionError: Socket "
                 + "\(session.id) tried to exceed the channel subscription limit of \(limit)"
             answerError(connection, cid: cid, .broker(message))
+            actions.append(.channelLimitReached(connection, channel: request.channel, limit: limit))
             return
         }
         sessions[connection]?.addSubscription(request.channel)
@@ -564,7 +566,7 @@ struct BrokerCore {
 
     // MARK: - Helpers
 
-    private mutating func write(_ packet: String, to connection: BrokerConnectionID) {
+    private mutating func write(_ packet: [UInt8], to connection: BrokerConnectionID) {
         sessions[connection]?.write(packet, into: &actions)
     }
 
@@ -572,7 +574,7 @@ struct BrokerCore {
         _ connection: BrokerConnectionID, cid: Int64?, _ error: RemoteError
     ) {
         guard let cid else { return }
-        write(Packet.response(rid: cid, result: .failure(error)).serialized(keyOrder: .server), to: connection)
+        write(Packet.response(rid: cid, result: .failure(error)).serializedBytes(keyOrder: .server), to: connection)
     }
 
     private mutating func deliver(
@@ -606,24 +608,24 @@ struct BrokerCore {
     // MARK: - Frames (socketcluster-server's key order: `event, cid, data`)
 
     private static let removeAuthTokenFrame =
-        Packet.transmit(event: BuiltInEvent.removeAuthToken, data: nil).serialized(keyOrder: .server)
+        Packet.transmit(event: BuiltInEvent.removeAuthToken, data: nil).serializedBytes(keyOrder: .server)
 
-    private static func emptyResponse(rid: Int64) -> String {
-        Packet.response(rid: rid, result: .success(nil)).serialized(keyOrder: .server)
+    private static func emptyResponse(rid: Int64) -> [UInt8] {
+        Packet.response(rid: rid, result: .success(nil)).serializedBytes(keyOrder: .server)
     }
 
     /// `{"event":"#publish","data":{"channel":C[,"data":…]}}`.
-    private static func publishFrame(channel: String, data: JSONValue?) -> String {
+    private static func publishFrame(channel: String, data: JSONValue?) -> [UInt8] {
         var payload: [String: JSONValue] = ["channel": .string(channel)]
         payload["data"] = data
-        return Packet.transmit(event: BuiltInEvent.publish, data: .object(payload)).serialized(keyOrder: .server)
+        return Packet.transmit(event: BuiltInEvent.publish, data: .object(payload)).serializedBytes(keyOrder: .server)
     }
 
     /// `{"event":"#kickOut","data":{"channel":C[,"message":M]}}`.
-    private static func kickOutFrame(channel: String, message: String?) -> String {
+    private static func kickOutFrame(channel: String, message: String?) -> [UInt8] {
         var payload: [String: JSONValue] = ["channel": .string(channel)]
         payload["message"] = message.map(JSONValue.string)
-        return Packet.transmit(event: BuiltInEvent.kickOut, data: .object(payload)).serialized(keyOrder: .server)
+        return Packet.transmit(event: BuiltInEvent.kickOut, data: .object(payload)).serializedBytes(keyOrder: .server)
     }
 
     private mutating func endSession(

@@ -16,6 +16,7 @@ final class BrokerEngine: @unchecked Sendable {
     private let queueKey = DispatchSpecificKey<UInt8>()
     private var core: BrokerCore
     private let clock: @Sendable () -> ClockReading
+    private let log: BrokerLog
     private var scheduler: DeadlineScheduler?
     /// The deadline the scheduler's timer is armed for.
     private var armedDeadline: MonotonicInstant?
@@ -52,6 +53,7 @@ final class BrokerEngine: @unchecked Sendable {
     init(options: BrokerOptions, clock: @escaping @Sendable () -> ClockReading = { .system() }, label: String = "PubSubBroker") {
         queue = DispatchQueue(label: label)
         core = BrokerCore(options: options)
+        log = BrokerLog(options: options)
         self.clock = clock
         queue.setSpecific(key: queueKey, value: 1)
     }
@@ -148,7 +150,7 @@ final class BrokerEngine: @unchecked Sendable {
         sync { slowConsumerHandlers.append(handler) }
     }
 
-    // MARK: - Transport inputs (any thread)
+    // MARK: - Transport inputs (any thread; at once on the queue, where the network side runs)
 
     /// Registers a newly accepted connection and returns its id.
     func connectionOpened() -> BrokerConnectionID {
@@ -156,43 +158,47 @@ final class BrokerEngine: @unchecked Sendable {
         let connection = BrokerConnectionID(rawValue: nextConnection)
         nextConnection += 1
         connectionLock.unlock()
-        queue.async {
-            self.core.connectionOpened(connection, now: self.clock().now)
-            self.execute()
-            if let id = self.core.socketInfo(connection)?.id { self.socketIDs[connection] = id }
+        guard isOnQueue else {
+            queue.async { self.register(connection) }
+            return connection
         }
+        register(connection)
         return connection
     }
 
+    private func register(_ connection: BrokerConnectionID) {
+        core.connectionOpened(connection, now: clock().now)
+        execute()
+        if let id = core.socketInfo(connection)?.id { socketIDs[connection] = id }
+    }
+
     func received(text: String, from connection: BrokerConnectionID) {
-        queue.async {
-            let clock = self.clock()
-            self.core.receivedText(text, from: connection, now: clock.now, wallClock: clock.wallClock)
-            self.execute()
-        }
+        guard isOnQueue else { return queue.async { self.received(text: text, from: connection) } }
+        let clock = self.clock()
+        core.receivedText(text, from: connection, now: clock.now, wallClock: clock.wallClock)
+        execute()
     }
 
     func received(binary: [UInt8], from connection: BrokerConnectionID) {
-        queue.async {
-            self.core.receivedBinary(binary, from: connection, wallClock: self.clock().wallClock)
-            self.execute()
-        }
+        guard isOnQueue else { return queue.async { self.received(binary: binary, from: connection) } }
+        core.receivedBinary(binary, from: connection, wallClock: clock().wallClock)
+        execute()
     }
 
     func connectionClosed(_ connection: BrokerConnectionID, code: UInt16, reason: String) {
-        queue.async {
-            self.core.connectionClosed(connection, code: code, reason: reason)
-            self.execute()
-            self.socketIDs[connection] = nil
-        }
+        guard isOnQueue else { return queue.async { self.connectionClosed(connection, code: code, reason: reason) } }
+        core.connectionClosed(connection, code: code, reason: reason)
+        execute()
+        socketIDs[connection] = nil
     }
 
     /// The transport found `bufferedBytes` waiting on the connection, over
     /// `maxOutboundBufferedBytes`, and stopped writing to it: the slow-consumer handlers run,
     /// then the session ends with `BrokerOptions.slowConsumerCloseCode` and `reason` (the transport
-    /// has already sent that close).
+    /// has already sent that close). Always queued: the transport reports it from inside a step.
     func slowConsumer(_ connection: BrokerConnectionID, bufferedBytes: Int, reason: String) {
         queue.async {
+            self.log.slowConsumer(connection, socket: self.socketIDs[connection], bufferedBytes: bufferedBytes)
             if let id = self.socketIDs[connection], self.core.socketInfo(connection) != nil {
                 let socket = BrokerSocket(id: id, connection: connection, engine: self)
                 for handler in self.slowConsumerHandlers { handler(socket, bufferedBytes) }
@@ -260,7 +266,8 @@ final class BrokerEngine: @unchecked Sendable {
 
     // MARK: - Carrying out actions (on the queue)
 
-    /// Carries out the actions the core queued, then arms the one timer for its next deadline.
+    /// Carries out the actions the core queued, flushes the transport (the step's frames leave
+    /// together), then arms the one timer for its next deadline.
     /// The queued actions are taken first, so a synchronous handler's own command (run from
     /// `carryOut`) executes its actions at once, before the rest of this list.
     private func execute() {
@@ -284,6 +291,7 @@ final class BrokerEngine: @unchecked Sendable {
                 carryOut(action)
             }
         }
+        transport?.flush()
         let deadline = core.nextDeadline
         guard deadline != armedDeadline else { return }
         armedDeadline = deadline
@@ -329,9 +337,10 @@ final class BrokerEngine: @unchecked Sendable {
         switch action {
         case .authorize:
             break  // Handled by `execute`, which needs the rest of the list.
-        case .send(let connection, let text):
-            transport?.send(text, on: connection)
+        case .send(let connection, let utf8):
+            transport?.send(utf8, on: connection)
         case .close(let connection, let code, let reason):
+            log.closing(connection, socket: socketIDs[connection], code: code, reason: reason)
             transport?.close(connection, code: code, reason: reason)
         case .callProcedure(let call):
             callProcedure(call)
@@ -351,10 +360,14 @@ final class BrokerEngine: @unchecked Sendable {
             case .failure(.connectionClosed):
                 waiter.continuation.resume(throwing: PubSubBrokerError.connectionClosed(event: waiter.event))
             }
+        case .channelLimitReached(let connection, let channel, let limit):
+            log.channelLimitReached(connection, socket: socketIDs[connection], channel: channel, limit: limit)
         case .socketConnected(let connection, let info):
+            log.connected(connection, socket: info.id)
             let socket = BrokerSocket(id: info.id, connection: connection, engine: self)
             for handler in connectionHandlers { handler(socket) }
         case .socketDisconnected(let connection, let info, let code, let reason):
+            log.disconnected(connection, socket: info.id, code: code, reason: reason)
             let socket = BrokerSocket(id: info.id, connection: connection, engine: self)
             for handler in disconnectionHandlers { handler(socket, code, reason) }
         }

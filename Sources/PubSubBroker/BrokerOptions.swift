@@ -46,6 +46,11 @@ public struct BrokerOptions: Sendable {
     /// Most connections open at once (`nil`, the default, for no limit, as socketcluster-server).
     /// A connection beyond it is closed right after its upgrade with 1013 (try again later).
     public var maxConnections: Int?
+    /// Where the broker's log records go: sockets connected and disconnected, sockets the broker
+    /// closed and why, limits hit (slow consumer, channel limit, `maxConnections`), and WireKit's
+    /// records for its connections (refused upgrades, protocol violations, TLS failures, 1009).
+    /// `.off` by default; see “Logging” in the WireKit documentation.
+    public var logSink: LogSink
 
     /// The close code of a slow consumer: 1008 (policy violation). The SocketCluster client
     /// reports it as "Encountered a policy violation" and reconnects with back-off, resubscribing.
@@ -73,7 +78,8 @@ public struct BrokerOptions: Sendable {
         maxPayload: Int = 100 << 20,
         maxOutboundBufferedBytes: Int = 8 << 20,
         maxConnections: Int? = nil,
-        perMessageDeflate: PerMessageDeflateOptions? = nil
+        perMessageDeflate: PerMessageDeflateOptions? = nil,
+        logSink: LogSink = .off
     ) {
         self.authKey = authKey ?? BrokerOptions.randomKey()
         self.authDefaultExpiry = authDefaultExpiry
@@ -90,6 +96,7 @@ public struct BrokerOptions: Sendable {
         self.maxPayload = maxPayload
         self.maxOutboundBufferedBytes = maxOutboundBufferedBytes
         self.maxConnections = maxConnections
+        self.logSink = logSink
     }
 
     private static func randomKey() -> String {

@@ -1,3 +1,4 @@
+@_spi(Cores) import MonotonicTime
 import Foundation
 
 /// The per-connection state of the sans-I/O broker: handshake phase, authentication, channel
@@ -37,8 +38,8 @@ struct BrokerSocketSession {
     /// The next `cid` for a server invoke; starts at 1 per connection.
     var nextCallID: Int64 = 1
     var pendingInvokes: [Int64: PendingInvoke] = [:]
-    /// Packets held back by `startBatch`, as serialized texts; `nil` when not batching.
-    var batch: [String]?
+    /// Packets held back by `startBatch`, serialized (UTF-8); `nil` when not batching.
+    var batch: [[UInt8]]?
     var nextPingAt: MonotonicInstant?
     var pongDeadline: MonotonicInstant?
     var handshakeDeadline: MonotonicInstant?
@@ -92,8 +93,8 @@ struct BrokerSocketSession {
         return true
     }
 
-    /// Queues a packet text: into the batch when batching, else as a frame to send now.
-    mutating func write(_ packet: String, into actions: inout ActionQueue<BrokerAction>) {
+    /// Queues a serialized packet: into the batch when batching, else as a frame to send now.
+    mutating func write(_ packet: [UInt8], into actions: inout ActionQueue<BrokerAction>) {
         if batch != nil {
             batch?.append(packet)
         } else {

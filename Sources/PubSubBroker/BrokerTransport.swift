@@ -1,10 +1,17 @@
 import Foundation
 
-/// The I/O side the broker's serial context writes to: one text frame or one close per call.
-/// Implementations must not block and must keep the order of calls per connection.
+/// The I/O side the broker's serial context writes to: one text frame or one close per call,
+/// called on the broker's queue. Implementations must not block and must keep the order of
+/// calls per connection.
 protocol BrokerTransport: AnyObject, Sendable {
-    func send(_ text: String, on connection: BrokerConnectionID)
+    /// Queues a text frame, given as its UTF-8 (trusted: the core serialized it); it leaves at
+    /// the next `flush` at the latest.
+    func send(_ utf8: [UInt8], on connection: BrokerConnectionID)
+    /// Sends what is queued for `connection`, then its close frame.
     func close(_ connection: BrokerConnectionID, code: UInt16, reason: String)
+    /// Writes what `send` queued since the last flush (called once per broker step, so a step's
+    /// frames to one connection leave in one write).
+    func flush()
 }
 
 /// Arms the broker's one timer for `BrokerCore.nextDeadline`.

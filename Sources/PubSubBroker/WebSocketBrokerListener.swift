@@ -2,27 +2,34 @@ import Foundation
 import WireKit
 
 /// The broker's network side on WireKit's `WebSocketServer`: each upgraded connection on the
-/// configured path becomes a broker connection; frames go to `BrokerEngine`, and the engine's
-/// sends and closes come back here. Connections are spread over WireKit's queue pool, so there is
-/// no thread per connection.
+/// configured path becomes a broker connection. Every connection runs on the engine's serial
+/// queue as a bare `WebSocketConnectionDriver` (WireKit's package face), so a frame reaches
+/// `BrokerEngine` and its answer reaches the connection's write buffer without a queue hop; the
+/// frames one engine step queues for a connection leave in one write at `flush`.
 ///
 /// The I/O limits live here: `maxOutboundBufferedBytes` (checked before every write: a connection
 /// over it is handed to `BrokerEngine.slowConsumer` and gets nothing more), `maxConnections`
 /// (checked as a connection opens) and `maxPayload` (WireKit's `maxMessageSize`).
 final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked Sendable {
-    // `connections` is guarded by `lock`; `server` is set once in `start` before any connection.
-    private let lock = NSLock()
-    private var connections: [BrokerConnectionID: WebSocket] = [:]
+    // `connections` and `unflushed` are confined to `queue` (the engine's); `server` and `port`
+    // are set once in `start` before any connection.
+    private let queue: DispatchQueue
+    private var connections: [BrokerConnectionID: WebSocketConnectionDriver] = [:]
+    /// Drivers written to since the last `flush`.
+    private var unflushed: [WebSocketConnectionDriver] = []
     private var server: WebSocketServer?
     private(set) var port = 0
     private let maxOutboundBufferedBytes: Int
     private let maxConnections: Int?
     private weak var engine: BrokerEngine?
+    private let log: BrokerLog
 
-    private init(maxOutboundBufferedBytes: Int, maxConnections: Int?, engine: BrokerEngine) {
+    private init(maxOutboundBufferedBytes: Int, maxConnections: Int?, engine: BrokerEngine, log: BrokerLog) {
         self.maxOutboundBufferedBytes = maxOutboundBufferedBytes
         self.maxConnections = maxConnections
         self.engine = engine
+        self.log = log
+        queue = engine.queue
     }
 
     /// Binds `host`:`port` and starts feeding `engine`; with `tls`, WireKit's server speaks
@@ -35,19 +42,18 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
         serverOptions.perMessageDeflate = options.perMessageDeflate
         // ws (socketcluster-server's engine) closes with 1009 above `maxPayload`, as WireKit does.
         serverOptions.maxMessageSize = options.maxPayload
-        // The listener bounds what waits per connection itself (`maxOutboundBufferedBytes`).
-        serverOptions.writeLimit = .max
         // socketcluster-server (ws) compares the path exactly and refuses others with HTTP 400.
         serverOptions.acceptRequest = { request in requestPath(request.target) == path ? nil : 400 }
         serverOptions.tls = tls
+        serverOptions.logSink = options.logSink
         let listener = WebSocketBrokerListener(
             maxOutboundBufferedBytes: options.maxOutboundBufferedBytes, maxConnections: options.maxConnections,
-            engine: engine)
+            engine: engine, log: BrokerLog(options: options))
         engine.attach(transport: listener)
         do {
-            let server = try WebSocketServer.start(host: host, port: port, options: serverOptions) { [weak listener, weak engine] socket in
-                guard let listener, let engine else { return socket.disconnect(code: .goingAway) }
-                listener.accept(socket, engine: engine)
+            let server = try WebSocketServer.start(host: host, port: port, options: serverOptions, queue: engine.queue) {
+                [weak listener] driver in
+                listener?.handler(for: driver) ?? { _ in }
             }
             listener.server = server
             listener.port = server.port
@@ -58,54 +64,87 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
         return listener
     }
 
-    private func accept(_ socket: WebSocket, engine: BrokerEngine) {
-        // Counted and registered under one lock, so concurrent upgrades cannot overshoot.
-        let connection: BrokerConnectionID? = lock.withLock {
-            if let maxConnections, connections.count >= maxConnections { return nil }
-            let connection = engine.connectionOpened()
-            connections[connection] = socket
-            return connection
-        }
-        guard let connection else {
-            return socket.disconnect(code: WebSocketCloseCode(BrokerOptions.tooManyConnectionsCloseCode),
-                                     reason: "Too many connections")
-        }
-        socket.onText = { text in engine.received(text: text, from: connection) }
-        socket.onBinary = { data in engine.received(binary: Array(data), from: connection) }
-        socket.onClose = { [weak self] info in
-            self?.lock.withLock { _ = self?.connections.removeValue(forKey: connection) }
-            engine.connectionClosed(connection, code: info.code.rawValue, reason: info.reason)
+    /// What one connection's events do (on `queue`): it becomes a broker connection once
+    /// upgraded, its messages go to the engine, its end is reported.
+    private func handler(for driver: WebSocketConnectionDriver) -> (WebSocketEvent) -> Void {
+        var connection: BrokerConnectionID?
+        return { [weak self] event in
+            guard let self, let engine = self.engine else { return }
+            switch event {
+            case .opened:
+                connection = opened(driver, engine: engine)
+            case .text(let text):
+                if let connection { engine.received(text: text, from: connection) }
+            case .binary(let data):
+                if let connection { engine.received(binary: Array(data), from: connection) }
+            case .closed(let info):
+                guard let closed = connection else { return }
+                connection = nil
+                connections[closed] = nil
+                engine.connectionClosed(closed, code: info.code.rawValue, reason: info.reason)
+            case .ping, .pong, .pingCompleted, .pingTimedOut:
+                break
+            }
         }
     }
 
-    func send(_ text: String, on connection: BrokerConnectionID) {
-        guard let socket = lock.withLock({ connections[connection] }) else { return }
+    /// Registers an upgraded connection, or closes it with 1013 over `maxConnections`.
+    private func opened(_ driver: WebSocketConnectionDriver, engine: BrokerEngine) -> BrokerConnectionID? {
+        if let maxConnections, connections.count >= maxConnections {
+            log.maxConnectionsReached(limit: maxConnections, webSocket: driver.logConnection)
+            _ = try? driver.perform { machine, now in
+                machine.close(code: WebSocketCloseCode(BrokerOptions.tooManyConnectionsCloseCode),
+                              reason: "Too many connections", now: now)
+            }
+            return nil
+        }
+        let connection = engine.connectionOpened()
+        log.opened(connection, webSocket: driver.logConnection)
+        connections[connection] = driver
+        return connection
+    }
+
+    func send(_ utf8: [UInt8], on connection: BrokerConnectionID) {
+        guard let driver = connections[connection] else { return }
         // One message always fits an empty buffer, so a message larger than the limit still
         // reaches a reader that keeps up.
-        let buffered = socket.bufferedAmount
-        if buffered > 0, buffered + text.utf8.count > maxOutboundBufferedBytes {
+        let buffered = driver.bufferedAmount
+        if buffered > 0, buffered + utf8.count > maxOutboundBufferedBytes {
             // A slow consumer: nothing more is written; what is buffered goes out before the
             // close frame if the peer reads again, else the close timeout ends the connection.
-            lock.withLock { _ = connections.removeValue(forKey: connection) }
+            connections[connection] = nil
             let reason = "Slow consumer: more than \(maxOutboundBufferedBytes) bytes waiting to be written"
-            socket.disconnect(code: WebSocketCloseCode(BrokerOptions.slowConsumerCloseCode), reason: reason)
+            _ = try? driver.perform { machine, now in
+                machine.close(code: WebSocketCloseCode(BrokerOptions.slowConsumerCloseCode), reason: reason, now: now)
+            }
             engine?.slowConsumer(connection, bufferedBytes: buffered, reason: reason)
             return
         }
-        // A write to a closing connection fails; the close itself reaches the engine via onClose.
-        try? socket.write(text: text)
+        // A write to a closing connection fails; the close itself reaches the engine as `.closed`.
+        do {
+            try driver.write { machine throws(WebSocketError) in try machine.sendText(trustedUTF8: utf8) }
+        } catch {
+            return
+        }
+        if unflushed.last !== driver { unflushed.append(driver) }
+    }
+
+    func flush() {
+        while let driver = unflushed.popLast() {
+            driver.flush()
+        }
     }
 
     func close(_ connection: BrokerConnectionID, code: UInt16, reason: String) {
-        let socket = lock.withLock { connections.removeValue(forKey: connection) }
-        socket?.disconnect(code: WebSocketCloseCode(code), reason: reason)
+        guard let driver = connections.removeValue(forKey: connection) else { return }
+        _ = try? driver.perform { machine, now in machine.close(code: WebSocketCloseCode(code), reason: reason, now: now) }
     }
 
     /// Connections currently open.
-    var connectionCount: Int { lock.withLock { connections.count } }
+    var connectionCount: Int { queue.sync { connections.count } }
 
     /// Every open connection's bytes waiting to be written (for tests).
-    var bufferedAmounts: [Int] { lock.withLock { connections.values.map(\.bufferedAmount) } }
+    var bufferedAmounts: [Int] { queue.sync { connections.values.map(\.bufferedAmount) } }
 
     func stop() async {
         await server?.stop()

@@ -1,6 +1,6 @@
 /// Base64url (RFC 4648 §5) as JWTs use it: encoding writes no padding; decoding accepts both the
 /// URL-safe (`-`, `_`) and the standard (`+`, `/`) alphabet, with or without `=` padding.
-public enum Base64URL {
+package enum Base64URL {
     private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// 6-bit value of each byte, or 0xFF for bytes outside both alphabets.
@@ -13,7 +13,7 @@ public enum Base64URL {
     }()
 
     /// Unpadded base64url text of `bytes`.
-    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
+    package static func encode(_ bytes: some Sequence<UInt8>) -> String {
         let input = Array(bytes)
         var output: [UInt8] = []
         output.reserveCapacity((input.count * 4 + 2) / 3)
@@ -42,7 +42,7 @@ public enum Base64URL {
 
     /// The bytes of base64 or base64url `text`, or nil when it holds a character outside both
     /// alphabets, padding anywhere but the end, or a length no encoder produces.
-    public static func decode(_ text: String) -> [UInt8]? {
+    package static func decode(_ text: String) -> [UInt8]? {
         var characters = Array(text.utf8)
         while characters.last == UInt8(ascii: "=") { characters.removeLast() }
         if characters.count % 4 == 1 { return nil }

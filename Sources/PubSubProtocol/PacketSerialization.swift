@@ -108,10 +108,18 @@ extension JSONSerializer {
 }
 
 extension Packet {
-    /// Serialized packets joined into one batch frame (a JSON array), for senders that keep
-    /// packets as text while batching.
-    public static func batchFrame(_ serializedPackets: [String]) -> String {
-        "[" + serializedPackets.joined(separator: ",") + "]"
+    /// Serialized packets (UTF-8) joined into one batch frame (a JSON array), for senders that
+    /// keep packets serialized while batching.
+    public static func batchFrame(_ serializedPackets: [[UInt8]]) -> [UInt8] {
+        var frame: [UInt8] = []
+        frame.reserveCapacity(serializedPackets.reduce(2) { $0 + $1.count + 1 })
+        frame.append(UInt8(ascii: "["))
+        for (index, packet) in serializedPackets.enumerated() {
+            if index > 0 { frame.append(UInt8(ascii: ",")) }
+            frame.append(contentsOf: packet)
+        }
+        frame.append(UInt8(ascii: "]"))
+        return frame
     }
 }
 

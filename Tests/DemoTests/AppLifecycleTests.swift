@@ -1,3 +1,6 @@
+// swift-format-ignore-file
+// (its lines are the docs' snippets, verbatim: DocSnippetsTests checks them)
+
 @testable import demo
 import Foundation
 import PubSubBroker

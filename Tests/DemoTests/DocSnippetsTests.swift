@@ -27,14 +27,45 @@ final class DocSnippetsTests: XCTestCase {
         try assertSnippets(of: "Sources/PubSubClient/PubSubClient.docc/StayingConnected.md", areIn: "Tests/DemoTests/AppLifecycleTests.swift")
     }
 
+    func testLoggingSnippetsAreCompiled() throws {
+        try assertSnippets(of: "Sources/WireKit/WireKit.docc/Logging.md", areIn: [
+            "Tests/WireKitTests/Logging/LoggingGuideTests.swift", "Tests/WireKitTests/Logging/SwiftLogBridgeTests.swift",
+            "Tests/WireKitTests/Logging/OSLogBridgeTests.swift",
+        ])
+    }
+
+    /// The bridges are copied whole into apps, so each must be one block of its test file, line
+    /// for line in order, not merely lines found somewhere in it.
+    func testLoggingBridgesAreCompiledVerbatim() throws {
+        let markdown = try String(contentsOf: Self.root.appendingPathComponent("Sources/WireKit/WireKit.docc/Logging.md"), encoding: .utf8)
+        let bridges = Self.swiftBlocks(markdown).filter { $0.first == "extension LogSink {" }
+        XCTAssertEqual(bridges.count, 2, "the swift-log and os.Logger bridges")
+        for (bridge, file) in zip(bridges, ["SwiftLogBridgeTests.swift", "OSLogBridgeTests.swift"]) {
+            let code = try String(contentsOf: Self.root.appendingPathComponent("Tests/WireKitTests/Logging/\(file)"), encoding: .utf8)
+            let lines = code.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let block = bridge.filter { !$0.isEmpty }
+            let found = lines.indices.contains { start in Array(lines[start...].prefix(block.count)) == block }
+            XCTAssertTrue(found, "the bridge in Logging.md differs from the one compiled in \(file)")
+        }
+    }
+
     private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
     private func assertSnippets(of document: String, areIn testFile: String, file: StaticString = #filePath,
                                 line: UInt = #line) throws {
+        try assertSnippets(of: document, areIn: [testFile], file: file, line: line)
+    }
+
+    private func assertSnippets(of document: String, areIn testFiles: [String], file: StaticString = #filePath,
+                                line: UInt = #line) throws {
         let markdown = try String(contentsOf: Self.root.appendingPathComponent(document), encoding: .utf8)
-        let code = try String(contentsOf: Self.root.appendingPathComponent(testFile), encoding: .utf8)
-        let compiled = Set(code.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
+        var compiled: Set<String> = []
+        for testFile in testFiles {
+            let code = try String(contentsOf: Self.root.appendingPathComponent(testFile), encoding: .utf8)
+            compiled.formUnion(code.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
+        }
+        let testFile = testFiles.joined(separator: " or ")
         let blocks = Self.swiftBlocks(markdown)
         XCTAssertFalse(blocks.isEmpty, "no swift blocks in \(document)", file: file, line: line)
         for block in blocks {

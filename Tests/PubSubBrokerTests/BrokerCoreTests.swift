@@ -17,7 +17,7 @@ final class BrokerCoreTests: XCTestCase {
     }
 
     private func sends(_ actions: [BrokerAction]) -> [String] {
-        actions.compactMap { if case .send(_, let text) = $0 { return text } else { return nil } }
+        actions.compactMap { if case .send(_, let utf8) = $0 { return String(decoding: utf8, as: UTF8.self) } else { return nil } }
     }
 
     private func text(_ core: inout BrokerCore, _ text: String, at seconds: Int) -> [BrokerAction] {

@@ -21,7 +21,7 @@ final class BrokerLimitsCoreTests: XCTestCase {
     }
 
     private func sends(_ actions: [BrokerAction]) -> [String] {
-        actions.compactMap { if case .send(_, let text) = $0 { return text } else { return nil } }
+        actions.compactMap { if case .send(_, let utf8) = $0 { return String(decoding: utf8, as: UTF8.self) } else { return nil } }
     }
 
     private func subscribe(_ core: inout BrokerCore, _ channel: String, cid: Int) -> String? {

@@ -22,6 +22,6 @@ final class ServerAnswerSerializationTests: XCTestCase {
 
     func testBatchFrameJoinsSerializedPackets() {
         let packets = [Packet.transmit(event: "a", data: 1), .response(rid: 2, result: .success(nil))]
-        XCTAssertEqual(Packet.batchFrame(packets.map { $0.serialized() }), packets.serialized())
+        XCTAssertEqual(Packet.batchFrame(packets.map { $0.serializedBytes() }), packets.serializedBytes())
     }
 }

@@ -9,7 +9,7 @@ extension PubSubClient {
     public convenience init(configuration: SessionConfiguration, tokenStore: any TokenStore = InMemoryTokenStore(),
                             webSocketOptions: WebSocketOptions = WebSocketOptions()) {
         self.init(configuration: configuration, tokenStore: tokenStore,
-                  transportFactory: WireKitTransportFactory(options: webSocketOptions))
+                  transportFactory: WireKitTransportFactory(options: webSocketOptions.inheritingLogSink(of: configuration)))
     }
 
     /// A client for a `ws://` or `wss://` URL with default options.
@@ -30,7 +30,7 @@ extension ScClient {
     public convenience init(configuration: SessionConfiguration, tokenStore: any TokenStore = InMemoryTokenStore(),
                             callbackQueue: DispatchQueue = .main, webSocketOptions: WebSocketOptions = WebSocketOptions()) {
         self.init(configuration: configuration, tokenStore: tokenStore, callbackQueue: callbackQueue,
-                  transportFactory: WireKitTransportFactory(options: webSocketOptions))
+                  transportFactory: WireKitTransportFactory(options: webSocketOptions.inheritingLogSink(of: configuration)))
     }
 
     /// A closure-API client for a `ws://` or `wss://` URL; callbacks run on `callbackQueue`.
@@ -46,5 +46,16 @@ extension ScClient {
                             callbackQueue: DispatchQueue = .main) throws(PubSubError) {
         try self.init(url: url, tokenStore: tokenStore, callbackQueue: callbackQueue)
         if let authToken { setAuthToken(token: authToken) }
+    }
+}
+
+extension WebSocketOptions {
+    /// These options with the session's log sink when they have none of their own, so one
+    /// `SessionConfiguration.logSink` covers the session and its WebSocket connections.
+    func inheritingLogSink(of configuration: SessionConfiguration) -> WebSocketOptions {
+        guard !logSink.isOn else { return self }
+        var options = self
+        options.logSink = configuration.logSink
+        return options
     }
 }

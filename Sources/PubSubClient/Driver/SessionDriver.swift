@@ -60,6 +60,9 @@ final class SessionDriver: @unchecked Sendable {
     private var deliveryBacklog: StreamBacklog?
     /// `deliveryBacklog`'s key in `backloggedStreams`; router tokens count up from 1.
     private static let deliveryBacklogToken = UInt64.max
+    /// `SessionConfiguration.logSink`; `sessionLog` is fed only when it is on.
+    private let logSink: LogSink
+    private var sessionLog: SessionLog
 
     /// `callbackQueue`: where the face's callbacks run (nil: inline on the session queue). A
     /// serial queue other than the main queue becomes the session queue's target, so the
@@ -82,6 +85,8 @@ final class SessionDriver: @unchecked Sendable {
         self.tokenStore = tokenStore
         self.transportFactory = transportFactory
         frameObserver = configuration.frameObserver
+        logSink = configuration.logSink
+        sessionLog = SessionLog(sink: configuration.logSink, server: configuration.address.tokenKeyHost)
         var loadError: PubSubError?
         var stored: String?
         do { stored = try tokenStore.loadToken(name: configuration.authTokenName) } catch {
@@ -259,6 +264,7 @@ final class SessionDriver: @unchecked Sendable {
         do {
             result = try body(&session, now)
         } catch {
+            if logSink.isOn, case .outboundQueueFull = error { sessionLog.outboundQueueFull(error) }
             execute()
             throw error
         }
@@ -309,10 +315,10 @@ final class SessionDriver: @unchecked Sendable {
                 self?.transportEvent(event, from: id)
             }
             if !backloggedStreams.isEmpty { applyReadingPause() }
-        case .sendText(let text):
+        case .sendText(let utf8):
             if let currentTransport, let transport = transports[currentTransport] {
-                frameObserver?(.sent, text)
-                transport.send(text: text)
+                frameObserver?(.sent, String(decoding: utf8, as: UTF8.self))
+                transport.send(utf8: utf8)
                 if unflushed !== transport {
                     unflushed?.flush()
                     unflushed = transport
@@ -322,6 +328,9 @@ final class SessionDriver: @unchecked Sendable {
             transports.removeValue(forKey: id)?.close(code: code, reason: reason)
             if currentTransport == id { currentTransport = nil }
         case .complete(let id, let result):
+            if logSink.isOn, case .failure(let error) = result, case .outboundQueueFull = error {
+                sessionLog.outboundQueueFull(error)
+            }
             completions.removeValue(forKey: id)?(result)
         case .saveToken(let name, let token):
             do { try tokenStore.saveToken(name: name, token: token) } catch {
@@ -373,6 +382,7 @@ final class SessionDriver: @unchecked Sendable {
     }
 
     private func broadcast(_ event: SessionEvent) {
+        if logSink.isOn { sessionLog.record(event) }
         switch event {
         case .connected(let info): finishConnects(.success(info))
         case .connectAbort(_, _, let error?): finishConnects(.failure(.transport(error)))

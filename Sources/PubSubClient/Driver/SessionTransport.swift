@@ -15,8 +15,9 @@ enum SessionTransportEvent: Sendable {
 /// the queue they were opened with, in order, and `closed` exactly once. `send` and `flush` are
 /// called on that queue.
 protocol SessionTransport: AnyObject, Sendable {
-    /// Queues one text message; it may wait for the next `flush()`.
-    func send(text: String)
+    /// Queues one text message, given as its UTF-8 (trusted: the session serialized it); it may
+    /// wait for the next `flush()`.
+    func send(utf8: [UInt8])
     /// Writes what `send` queued, at once (the driver calls it at the end of each session step,
     /// so one step's messages leave in one write).
     func flush()

@@ -55,10 +55,10 @@ final class WireKitTransport: SessionTransport, @unchecked Sendable {
         driver.start()
     }
 
-    func send(text: String) {
+    func send(utf8: [UInt8]) {
         // A write on a socket that is already closing fails; its close event follows and the
         // session fails the affected calls then.
-        try? driver.write { (machine: inout WebSocketStateMachine) throws(WebSocketError) in try machine.sendText(text) }
+        try? driver.write { (machine: inout WebSocketStateMachine) throws(WebSocketError) in try machine.sendText(trustedUTF8: utf8) }
     }
 
     func flush() {
@@ -113,7 +113,7 @@ final class WireKitTransport: SessionTransport, @unchecked Sendable {
 
 /// Stands in for a WebSocket that could not even be created (its close event is already queued).
 final class FailedTransport: SessionTransport {
-    func send(text: String) {}
+    func send(utf8: [UInt8]) {}
     func close(code: UInt16, reason: String) {}
     func closed() async -> WebSocketCloseInfo? { nil }
 }

@@ -1,3 +1,5 @@
+@_spi(Cores) import MonotonicTime
+
 extension ClientSession {
     /// Sends `#authenticate` with `signedToken` (an invoke whose data is the token string,
     /// Protocol.md §9). Completes with `{isAuthenticated, authError}` from the server, or fails with

@@ -1,3 +1,5 @@
+@_spi(Cores) import MonotonicTime
+
 extension ClientSession {
     /// Sends an event with no reply expected (no `cid`; `data` omitted when nil). While not
     /// open it is queued (a closed client starts connecting) and dropped with an error event

@@ -1,3 +1,5 @@
+@_spi(Cores) import MonotonicTime
+
 /// The SocketCluster client protocol as a sans-I/O state machine: connection requests, transport
 /// events, user commands and the current time go in; `SessionAction`s come out (open / send /
 /// close the transport, complete calls, persist tokens, tell the application). No sockets,
@@ -148,7 +150,7 @@ public struct ClientSession: Sendable {
         guard isCurrentAndOpen(id) else { return }
         if let pong = ping.pong(for: text) {
             ping.restart(now: now)
-            actions.append(.sendText(pong))
+            actions.append(.sendText(Array(pong.utf8)))
             return
         }
         receiveFrame(text, now: now)
@@ -223,12 +225,12 @@ public struct ClientSession: Sendable {
 
     /// Writes one packet now: into the batch when batching (and `batchable`), else as a frame.
     mutating func send(_ packet: Packet, batchable: Bool = true) {
-        let text = packet.serialized()
+        let bytes = packet.serializedBytes()
         if batchable, batch != nil {
-            batch?.packets.append(text)
+            batch?.packets.append(bytes)
             if case .invoke(_, _, let cid) = packet { batch?.cids.append(cid) }
         } else {
-            actions.append(.sendText(text))
+            actions.append(.sendText(bytes))
         }
     }
 

@@ -48,7 +48,7 @@ struct Link: Sendable {
 /// Packets collected between `startBatch()` and `flushBatch()`.
 struct Batch: Sendable {
     /// Serialized packets, in order.
-    var packets: [String] = []
+    var packets: [[UInt8]] = []
     /// The cids of the invokes among them.
     var cids: [Int64] = []
 }

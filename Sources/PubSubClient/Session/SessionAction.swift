@@ -3,8 +3,8 @@
 public enum SessionAction: Sendable, Equatable {
     /// Open a WebSocket to `url` with these extra request headers; report its events with `id`.
     case openTransport(id: TransportID, url: String, headers: [String: String])
-    /// Send one text frame on the current transport.
-    case sendText(String)
+    /// Send one text frame on the current transport: its UTF-8, as the serializer made it.
+    case sendText([UInt8])
     /// Close the current transport with this close frame. The session already treats the
     /// connection as closed; later events from this transport are ignored.
     case closeTransport(id: TransportID, code: UInt16, reason: String)

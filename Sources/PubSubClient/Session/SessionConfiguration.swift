@@ -37,6 +37,11 @@ public struct SessionConfiguration: Sendable {
     /// traces; the frames are exactly what goes over the WebSocket. A `ClientSession` you drive
     /// yourself does not call it. Default nil.
     public var frameObserver: (@Sendable (FrameDirection, String) -> Void)?
+    /// Where the client's log records go: the session's (connecting, connected, handshake
+    /// rejections, reconnect decisions) and, unless `WebSocketOptions.logSink` is set, WireKit's
+    /// for its connections (transport, TLS, WebSocket). `.off` by default; see “Logging” in the
+    /// WireKit documentation.
+    public var logSink: LogSink
     /// Source of uniform random numbers in `0..<1` for back-off jitter; injectable for tests.
     public var random: @Sendable () -> Double
 
@@ -57,6 +62,7 @@ public struct SessionConfiguration: Sendable {
                 tokenExpiryWarning: Duration = .seconds(60),
                 reconnectWhenNetworkReturns: Bool = true,
                 frameObserver: (@Sendable (FrameDirection, String) -> Void)? = nil,
+                logSink: LogSink = .off,
                 random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
         self.address = address
         self.headers = headers
@@ -74,6 +80,7 @@ public struct SessionConfiguration: Sendable {
         self.tokenExpiryWarning = tokenExpiryWarning
         self.reconnectWhenNetworkReturns = reconnectWhenNetworkReturns
         self.frameObserver = frameObserver
+        self.logSink = logSink
         self.random = random
     }
 }

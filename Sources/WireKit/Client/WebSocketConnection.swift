@@ -22,6 +22,7 @@ final class WebSocketConnection: @unchecked Sendable {
     private let receiveLowWaterMark: Int
     private let pingTimeout: Duration
     private let makeDriver: (@Sendable () throws(WebSocketError) -> WebSocketConnectionDriver)?
+    let log: ConnectionLog
 
     // queue
     private var driver: WebSocketConnectionDriver?
@@ -96,10 +97,12 @@ final class WebSocketConnection: @unchecked Sendable {
         let factory = options.transportFactory
         let connectTimeout = options.connectTimeout
         let proxy = try options.proxy(for: url)
+        let log = ConnectionLog(sink: options.logSink, client: url, proxy: proxy)
+        self.log = log
         makeDriver = { () throws(WebSocketError) in
             let transport = try factory.makeTransport(url, connectTimeout: connectTimeout, proxy: proxy)
             return WebSocketConnectionDriver(machine: WebSocketStateMachine(client: handshake, configuration: configuration),
-                                             transport: transport, queue: queue)
+                                             transport: transport, queue: queue, log: log)
         }
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
         reader.owner = self
@@ -108,7 +111,7 @@ final class WebSocketConnection: @unchecked Sendable {
     /// Server role: a connection accepted on `transport`, run on `queue`.
     init(accepted transport: any Transport, configuration: WebSocketConfiguration, queue: DispatchQueue,
          highWaterMark: Int, receiveWaterMarks: (high: Int, low: Int) = (1 << 20, 256 << 10), writeLimit: Int = 16 << 20,
-         pingTimeout: Duration, acceptRequest: (@Sendable (HTTPRequestHead) -> Int?)? = nil) {
+         pingTimeout: Duration, acceptRequest: (@Sendable (HTTPRequestHead) -> Int?)? = nil, log: ConnectionLog = .off) {
         self.role = .server
         self.queue = queue
         self.highWaterMark = highWaterMark
@@ -122,7 +125,8 @@ final class WebSocketConnection: @unchecked Sendable {
         messageSink = sink
         makeDriver = nil
         let machine = WebSocketStateMachine(server: configuration, acceptRequest: acceptRequest)
-        self.driver = WebSocketConnectionDriver(machine: machine, transport: transport, queue: queue)
+        self.log = log
+        self.driver = WebSocketConnectionDriver(machine: machine, transport: transport, queue: queue, log: log)
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
         reader.owner = self
     }
@@ -331,7 +335,10 @@ final class WebSocketConnection: @unchecked Sendable {
     func sendOnQueue(size: Int, _ body: (inout WebSocketStateMachine) throws(WebSocketError) -> Void) throws(WebSocketError) {
         if let driver, finalInfo == nil {
             let buffered = driver.bufferedAmount
-            if buffered > 0, size > writeLimit - buffered { throw .sendBufferFull(buffered: buffered, limit: writeLimit) }
+            if buffered > 0, size > writeLimit - buffered {
+                log.sendBufferFull(buffered: buffered, limit: writeLimit)
+                throw .sendBufferFull(buffered: buffered, limit: writeLimit)
+            }
         }
         try perform { machine, _ throws(WebSocketError) in try body(&machine) }.get()
     }
@@ -350,6 +357,7 @@ final class WebSocketConnection: @unchecked Sendable {
         let buffered = mirroredBufferedAmount
         if state == .open, buffered > 0, size > writeLimit - buffered {
             lock.unlock()
+            log.sendBufferFull(buffered: buffered, limit: writeLimit)
             throw .sendBufferFull(buffered: buffered, limit: writeLimit)
         }
         if state == .open {
@@ -414,7 +422,9 @@ final class WebSocketConnection: @unchecked Sendable {
             do {
                 driver = try makeDriver()
             } catch {
-                return deliverClosed(WebSocketCloseInfo(code: .abnormalClosure, reason: "", wasClean: false, error: error))
+                let info = WebSocketCloseInfo(code: .abnormalClosure, reason: "", wasClean: false, error: error)
+                log.closed(info)
+                return deliverClosed(info)
             }
         }
         guard let driver else { return }

@@ -24,6 +24,8 @@ package final class WebSocketConnectionDriver: @unchecked Sendable {
     private var pumpAgain = false
     private var transportCloseRequested = false
     private(set) var transportIsClosed = false
+    /// Lifecycle and error records (connecting, open, closed and why); never per message.
+    let log: ConnectionLog
 
     /// Receives the machine's events, on `queue`.
     package var onEvent: (WebSocketEvent) -> Void = { _ in }
@@ -33,10 +35,11 @@ package final class WebSocketConnectionDriver: @unchecked Sendable {
     /// batch of events rather than once per event.
     var onPumpFinished: () -> Void = {}
 
-    init(machine: WebSocketStateMachine, transport: any Transport, queue: DispatchQueue) {
+    init(machine: WebSocketStateMachine, transport: any Transport, queue: DispatchQueue, log: ConnectionLog = .off) {
         self.machine = machine
         self.transport = transport
         self.queue = queue
+        self.log = log
     }
 
     /// The current instant on the monotonic clock the machine's deadlines use.
@@ -53,11 +56,13 @@ package final class WebSocketConnectionDriver: @unchecked Sendable {
         let handshake = try ClientHandshake(url: url, origin: options.origin, subprotocols: options.subprotocols, headers: options.headers)
         let transport = try options.transportFactory.makeTransport(url, options.connectTimeout)
         return WebSocketConnectionDriver(machine: WebSocketStateMachine(client: handshake, configuration: options.configuration),
-                                         transport: transport, queue: queue)
+                                         transport: transport, queue: queue,
+                                         log: ConnectionLog(sink: options.logSink, client: url, proxy: nil))
     }
 
     /// Starts the transport (connect or, when accepted, read). Call once, on `queue`.
     package func start() {
+        log.connecting()
         transport.start(queue: queue) { [self] event in handle(event) }
     }
 
@@ -106,6 +111,7 @@ package final class WebSocketConnectionDriver: @unchecked Sendable {
     private func handle(_ event: TransportEvent) {
         switch event {
         case .connected:
+            log.transportConnected()
             machine.start(now: Self.now())
         case .received(let bytes):
             machine.receive(bytes, now: Self.now())
@@ -146,6 +152,11 @@ package final class WebSocketConnectionDriver: @unchecked Sendable {
             pumpAgain = false
             // Events first: what the user sends in reaction joins the same write.
             while let event = machine.nextEvent() {
+                switch event {
+                case .opened(let info): log.opened(info)
+                case .closed(let info): log.closed(info)
+                default: break
+                }
                 onEvent(event)
             }
             flushOutput()

@@ -41,6 +41,9 @@ public struct WebSocketOptions: Sendable {
     public var proxyFromEnvironment: Bool
     /// permessage-deflate (RFC 7692), offered by default (like browsers); `nil` does not offer it.
     public var perMessageDeflate: PerMessageDeflateOptions?
+    /// Where this connection's log records go (connecting, its outcome, handshake rejections,
+    /// protocol violations, TLS failures, limits hit); `.off` by default. See <doc:Logging>.
+    public var logSink: LogSink
 
     /// Options with the defaults documented on each property.
     public init(
@@ -61,7 +64,8 @@ public struct WebSocketOptions: Sendable {
         transportFactory: WebSocketTransportFactory = .default,
         proxy: HTTPProxy? = nil,
         proxyFromEnvironment: Bool = false,
-        perMessageDeflate: PerMessageDeflateOptions? = PerMessageDeflateOptions()
+        perMessageDeflate: PerMessageDeflateOptions? = PerMessageDeflateOptions(),
+        logSink: LogSink = .off
     ) {
         self.headers = headers
         self.origin = origin
@@ -81,6 +85,7 @@ public struct WebSocketOptions: Sendable {
         self.proxy = proxy
         self.proxyFromEnvironment = proxyFromEnvironment
         self.perMessageDeflate = perMessageDeflate
+        self.logSink = logSink
     }
 
     /// The state machine's configuration for these options.

@@ -56,15 +56,15 @@ public struct ClientHandshake: Sendable, Hashable {
 
     /// The `Sec-WebSocket-Accept` value a server must answer for `key` (RFC 6455 §4.2.2):
     /// base64(SHA-1(key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11")).
-    public static func acceptValue(forKey key: String) -> String {
+    package static func acceptValue(forKey key: String) -> String {
         Data(SHA1.hash(Array((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8))).base64EncodedString()
     }
 
     /// The `Sec-WebSocket-Accept` value this handshake expects.
-    public var expectedAccept: String { Self.acceptValue(forKey: key) }
+    package var expectedAccept: String { Self.acceptValue(forKey: key) }
 
     /// The request bytes to send.
-    public func requestBytes() -> [UInt8] {
+    package func requestBytes() -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(256)
         func add(_ parts: String...) {
@@ -84,7 +84,7 @@ public struct ClientHandshake: Sendable, Hashable {
     }
 
     /// Checks a 101 response (RFC 6455 §4.1, client steps 1–6) and returns what it settled.
-    public func validate(_ response: HTTPResponseHead) throws(WebSocketError) -> WebSocketHandshakeInfo {
+    package func validate(_ response: HTTPResponseHead) throws(WebSocketError) -> WebSocketHandshakeInfo {
         guard response.status == 101 else {
             throw .invalidHandshakeResponse("status \(response.status) instead of 101")
         }

@@ -1,16 +1,16 @@
 /// The status line and headers of an HTTP/1.1 response.
-public struct HTTPResponseHead: Sendable, Hashable {
+package struct HTTPResponseHead: Sendable, Hashable {
     /// For example `HTTP/1.1`.
-    public var version: String
+    package var version: String
     /// The status code, for example 101.
-    public var status: Int
+    package var status: Int
     /// The reason phrase, for example `Switching Protocols`.
-    public var reason: String
+    package var reason: String
     /// The header fields.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
 
     /// A response head; `version` defaults to `HTTP/1.1`.
-    public init(version: String = "HTTP/1.1", status: Int, reason: String, headers: HTTPHeaders) {
+    package init(version: String = "HTTP/1.1", status: Int, reason: String, headers: HTTPHeaders) {
         self.version = version
         self.status = status
         self.reason = reason

@@ -1,31 +1,31 @@
 /// Gathers an HTTP/1.1 head (start line and header fields, up to the empty line) from bytes
 /// arriving in any split, bounded in size, then parses it. Bytes after the head are not consumed.
-public struct HTTPHeadParser: Sendable {
+package struct HTTPHeadParser: Sendable {
     /// Why a head could not be parsed.
-    public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
+    package struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
         /// What was wrong with the head, in words.
-        public var message: String
+        package var message: String
         /// An error that says `message`.
-        public init(_ message: String) { self.message = message }
+        package init(_ message: String) { self.message = message }
         /// The message.
-        public var description: String { message }
+        package var description: String { message }
     }
 
     /// Largest head accepted, in bytes, including the final empty line.
-    public let maxSize: Int
+    package let maxSize: Int
     /// The head bytes gathered so far.
-    public private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
     /// Whether the empty line that ends the head was seen.
-    public private(set) var isComplete = false
+    package private(set) var isComplete = false
 
     /// A parser that accepts heads of up to `maxSize` bytes (16 KiB by default).
-    public init(maxSize: Int = 16 << 10) {
+    package init(maxSize: Int = 16 << 10) {
         self.maxSize = maxSize
     }
 
     /// Takes bytes from `input` up to the end of the head. Returns how many bytes of `input` were
     /// used once the head is complete (the rest follows the head), or `nil` if more are needed.
-    public mutating func append(_ input: UnsafeRawBufferPointer) throws(ParseError) -> Int? {
+    package mutating func append(_ input: UnsafeRawBufferPointer) throws(ParseError) -> Int? {
         guard !isComplete else { return 0 }
         let gathered = bytes.count
         /// Byte `position` of the head so far followed by `input`.
@@ -98,7 +98,7 @@ public struct HTTPHeadParser: Sendable {
     }
 
     /// Whether `text` is a non-empty HTTP token (RFC 9110 §5.6.2).
-    public static func isToken(_ text: some StringProtocol) -> Bool {
+    package static func isToken(_ text: some StringProtocol) -> Bool {
         !text.isEmpty && text.utf8.allSatisfy(isTokenByte)
     }
 
@@ -146,7 +146,7 @@ public struct HTTPHeadParser: Sendable {
     }
 
     /// Parses the gathered head as a response (`HTTP/1.1 101 Switching Protocols`).
-    public func responseHead() throws(ParseError) -> HTTPResponseHead {
+    package func responseHead() throws(ParseError) -> HTTPResponseHead {
         let lines = try lineRanges()
         let statusLine = lines[0]
         let parts = parts(of: statusLine, maxParts: 3)
@@ -162,7 +162,7 @@ public struct HTTPHeadParser: Sendable {
     }
 
     /// Parses the gathered head as a request (`GET /chat HTTP/1.1`).
-    public func requestHead() throws(ParseError) -> HTTPRequestHead {
+    package func requestHead() throws(ParseError) -> HTTPRequestHead {
         let lines = try lineRanges()
         let requestLine = lines[0]
         let parts = parts(of: requestLine, maxParts: .max)

@@ -1,23 +1,23 @@
 /// The permessage-deflate offer and answer (RFC 7692 §5, §7.1), sans I/O: header values in,
 /// header values and `PerMessageDeflateParameters` out.
-public enum PerMessageDeflateNegotiation {
+package enum PerMessageDeflateNegotiation {
     /// One extension of a `Sec-WebSocket-Extensions` value: its name and parameters in order.
-    public struct Element: Sendable, Hashable {
+    package struct Element: Sendable, Hashable {
         /// The extension token, for example `permessage-deflate`.
-        public var name: String
+        package var name: String
         /// Its parameters in the order given; `value` is nil for a bare parameter.
-        public var parameters: [(name: String, value: String?)]
+        package var parameters: [(name: String, value: String?)]
 
         /// Same name and the same parameters in the same order.
-        public static func == (a: Element, b: Element) -> Bool {
+        package static func == (a: Element, b: Element) -> Bool {
             a.name == b.name && a.parameters.elementsEqual(b.parameters) { $0.name == $1.name && $0.value == $1.value }
         }
         /// Hashes the name only (parameters are compared by `==`).
-        public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+        package func hash(into hasher: inout Hasher) { hasher.combine(name) }
     }
 
     /// Parses header values (`foo; a=1, permessage-deflate; b="2"`) into elements; nil when malformed.
-    public static func parse(_ values: [String]) -> [Element]? {
+    package static func parse(_ values: [String]) -> [Element]? {
         var elements: [Element] = []
         for value in values {
             for item in value.split(separator: ",", omittingEmptySubsequences: false) {
@@ -55,7 +55,7 @@ public enum PerMessageDeflateNegotiation {
     // MARK: Client
 
     /// The client's offer: `permessage-deflate; client_max_window_bits[=N]` plus what `options` asks.
-    public static func offer(_ options: PerMessageDeflateOptions) -> String {
+    package static func offer(_ options: PerMessageDeflateOptions) -> String {
         var text = "permessage-deflate"
         if options.clientNoContextTakeover { text += "; client_no_context_takeover" }
         if options.serverNoContextTakeover { text += "; server_no_context_takeover" }
@@ -67,7 +67,7 @@ public enum PerMessageDeflateNegotiation {
     /// Checks the server's `Sec-WebSocket-Extensions` answer to `offer(options)`. Returns nil when
     /// the server declined (no extension); throws `.invalidHandshakeResponse` for an extension not
     /// offered, a malformed or unknown parameter, or a value outside what was offered.
-    public static func accept(answer values: [String], offered options: PerMessageDeflateOptions) throws(WebSocketError) -> PerMessageDeflateParameters? {
+    package static func accept(answer values: [String], offered options: PerMessageDeflateOptions) throws(WebSocketError) -> PerMessageDeflateParameters? {
         guard let elements = parse(values) else {
             throw .invalidHandshakeResponse("malformed Sec-WebSocket-Extensions \"\(values.joined(separator: ", "))\"")
         }
@@ -113,7 +113,7 @@ public enum PerMessageDeflateNegotiation {
     /// Picks the first acceptable permessage-deflate offer among the client's
     /// `Sec-WebSocket-Extensions` values. Returns the parameters and the answer to send, or nil
     /// (no offer, or none acceptable: malformed, unknown or duplicate parameters, bad values).
-    public static func respond(to values: [String], options: PerMessageDeflateOptions) -> (PerMessageDeflateParameters, String)? {
+    package static func respond(to values: [String], options: PerMessageDeflateOptions) -> (PerMessageDeflateParameters, String)? {
         guard let elements = parse(values) else { return nil }
         offers: for element in elements where element.name == "permessage-deflate" {
             var result = PerMessageDeflateParameters(serverNoContextTakeover: options.serverNoContextTakeover,

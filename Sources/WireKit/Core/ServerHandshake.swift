@@ -6,17 +6,17 @@ import Foundation
 
 /// The server's side of the opening handshake (RFC 6455 §4.2): validates an upgrade request
 /// and writes the 101 answer, or the 400/426 refusal.
-public struct ServerHandshake: Sendable, Hashable {
+package struct ServerHandshake: Sendable, Hashable {
     /// The validated request.
-    public let request: HTTPRequestHead
+    package let request: HTTPRequestHead
     /// The client's `Sec-WebSocket-Key`.
-    public let key: String
+    package let key: String
     /// The selected subprotocol: the first of the server's that the client offered.
-    public let subprotocol: String?
+    package let subprotocol: String?
 
     /// Validates `request`. Throws `.invalidUpgradeRequest` with status 426 for a missing or
     /// unsupported `Sec-WebSocket-Version` and 400 for anything else wrong.
-    public init(validating request: HTTPRequestHead, supportedSubprotocols: [String] = []) throws(WebSocketError) {
+    package init(validating request: HTTPRequestHead, supportedSubprotocols: [String] = []) throws(WebSocketError) {
         let headers = request.headers
         guard request.method == "GET" else {
             throw .invalidUpgradeRequest(status: 400, reason: "the method is \(request.method), expected GET")
@@ -49,16 +49,16 @@ public struct ServerHandshake: Sendable, Hashable {
     }
 
     /// The `Sec-WebSocket-Accept` value for this request.
-    public var acceptValue: String { ClientHandshake.acceptValue(forKey: key) }
+    package var acceptValue: String { ClientHandshake.acceptValue(forKey: key) }
 
     /// What the connection settled, as the state machine reports it.
-    public var info: WebSocketHandshakeInfo {
+    package var info: WebSocketHandshakeInfo {
         WebSocketHandshakeInfo(subprotocol: subprotocol, headers: request.headers, resourceName: request.target)
     }
 
     /// The `101 Switching Protocols` response, with `extraHeaders` appended. Extra fields whose
     /// value would break the head (CR, LF, other control characters) are left out.
-    public func responseBytes(extraHeaders: HTTPHeaders = HTTPHeaders()) -> [UInt8] {
+    package func responseBytes(extraHeaders: HTTPHeaders = HTTPHeaders()) -> [UInt8] {
         var text = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         text += "Sec-WebSocket-Accept: \(acceptValue)\r\n"
         if let subprotocol { text += "Sec-WebSocket-Protocol: \(subprotocol)\r\n" }
@@ -70,7 +70,7 @@ public struct ServerHandshake: Sendable, Hashable {
     }
 
     /// A refusal with a short plain-text body; 426 carries `Sec-WebSocket-Version: 13`.
-    public static func rejectionBytes(status: Int, reason: String) -> [UInt8] {
+    package static func rejectionBytes(status: Int, reason: String) -> [UInt8] {
         let phrase: String
         switch status {
         case 400: phrase = "Bad Request"

@@ -2,30 +2,30 @@
 /// overlong forms, surrogates (U+D800–U+DFFF) and code points above U+10FFFF at the first byte
 /// that cannot continue a valid sequence, so text can fail fast across frames and reads.
 /// ASCII runs are checked 8 bytes at a time.
-public struct UTF8Validator: Sendable, Hashable {
+package struct UTF8Validator: Sendable, Hashable {
     /// Continuation bytes still expected for the current code point (0–3).
     private var remaining: UInt8 = 0
     /// Inclusive range allowed for the next continuation byte.
     private var lower: UInt8 = 0x80
     private var upper: UInt8 = 0xBF
     /// Bytes accepted so far, across all calls.
-    public private(set) var validatedCount: Int = 0
+    package private(set) var validatedCount: Int = 0
     /// Offset (across all calls since the last reset) of the first invalid byte, once one is seen.
-    public private(set) var invalidByteOffset: Int?
+    package private(set) var invalidByteOffset: Int?
 
     /// A validator at the start of a text.
-    public init() {}
+    package init() {}
 
     /// `true` when the bytes so far end on a code point boundary (a message may end here).
-    public var isAtCharacterBoundary: Bool { remaining == 0 && invalidByteOffset == nil }
+    package var isAtCharacterBoundary: Bool { remaining == 0 && invalidByteOffset == nil }
 
     /// Starts over for a new message.
-    public mutating func reset() { self = UTF8Validator() }
+    package mutating func reset() { self = UTF8Validator() }
 
     /// Checks `bytes`, which continue the bytes seen so far. Returns `false` at the first invalid
     /// byte (recorded in `invalidByteOffset`); once invalid, always `false` until `reset()`.
     @discardableResult
-    public mutating func validate(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    package mutating func validate(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard invalidByteOffset == nil else { return false }
         guard let base = bytes.baseAddress else { return true }
         let count = bytes.count
@@ -110,13 +110,13 @@ public struct UTF8Validator: Sendable, Hashable {
     }
 
     /// Whether `bytes` is complete, valid UTF-8 on its own.
-    public static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    package static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var validator = UTF8Validator()
         return validator.validate(bytes) && validator.isAtCharacterBoundary
     }
 
     /// Whether `bytes` is complete, valid UTF-8 on its own.
-    public static func isValid(_ bytes: [UInt8]) -> Bool {
+    package static func isValid(_ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBytes { isValid($0) }
     }
 }

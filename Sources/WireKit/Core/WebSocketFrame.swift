@@ -1,19 +1,19 @@
 /// One whole WebSocket frame with its payload unmasked (RFC 6455 §5.2). The state machine
-/// streams payloads without building these; they serve tests and low-level users.
-public struct WebSocketFrame: Sendable, Hashable {
+/// streams payloads without building these; they serve tests, fuzz targets and benchmarks.
+package struct WebSocketFrame: Sendable, Hashable {
     /// Final fragment of a message.
-    public var fin: Bool
+    package var fin: Bool
     /// The three reserved bits as the low bits of a byte: RSV1 = 0b100, RSV2 = 0b010, RSV3 = 0b001.
-    public var reservedBits: UInt8
+    package var reservedBits: UInt8
     /// What the frame carries.
-    public var opcode: WebSocketOpcode
+    package var opcode: WebSocketOpcode
     /// Present on frames a client sends.
-    public var maskingKey: WebSocketMaskingKey?
+    package var maskingKey: WebSocketMaskingKey?
     /// Application data, unmasked.
-    public var payload: [UInt8]
+    package var payload: [UInt8]
 
     /// A frame; by default final, without reserved bits, unmasked and empty.
-    public init(fin: Bool = true, reservedBits: UInt8 = 0, opcode: WebSocketOpcode, maskingKey: WebSocketMaskingKey? = nil, payload: [UInt8] = []) {
+    package init(fin: Bool = true, reservedBits: UInt8 = 0, opcode: WebSocketOpcode, maskingKey: WebSocketMaskingKey? = nil, payload: [UInt8] = []) {
         self.fin = fin
         self.reservedBits = reservedBits
         self.opcode = opcode
@@ -23,20 +23,20 @@ public struct WebSocketFrame: Sendable, Hashable {
 }
 
 /// The parsed header of a frame whose payload may still be arriving.
-public struct WebSocketFrameHeader: Sendable, Hashable {
+package struct WebSocketFrameHeader: Sendable, Hashable {
     /// Final fragment of a message.
-    public var fin: Bool
+    package var fin: Bool
     /// RSV1–RSV3 as the low three bits (RSV1 = 0b100).
-    public var reservedBits: UInt8
+    package var reservedBits: UInt8
     /// What the frame carries.
-    public var opcode: WebSocketOpcode
+    package var opcode: WebSocketOpcode
     /// Present on frames a client sends.
-    public var maskingKey: WebSocketMaskingKey?
+    package var maskingKey: WebSocketMaskingKey?
     /// Payload length in bytes, already checked against the decoder's frame limit.
-    public var payloadLength: Int
+    package var payloadLength: Int
 
     /// A header as read from the wire.
-    public init(fin: Bool, reservedBits: UInt8, opcode: WebSocketOpcode, maskingKey: WebSocketMaskingKey?, payloadLength: Int) {
+    package init(fin: Bool, reservedBits: UInt8, opcode: WebSocketOpcode, maskingKey: WebSocketMaskingKey?, payloadLength: Int) {
         self.fin = fin
         self.reservedBits = reservedBits
         self.opcode = opcode

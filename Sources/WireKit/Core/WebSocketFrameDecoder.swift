@@ -4,9 +4,9 @@
 /// can break: reserved bits, reserved opcodes, control frame rules, masking for the role, the
 /// 64-bit length's top bit (all 1002) and the frame size limit (1009), each as soon as the bytes
 /// that show it arrive. It never allocates on behalf of an announced length.
-public struct WebSocketFrameDecoder: Sendable {
+package struct WebSocketFrameDecoder: Sendable {
     /// Which masking the peer must use.
-    public enum MaskRequirement: Sendable, Hashable {
+    package enum MaskRequirement: Sendable, Hashable {
         /// Server role: every client frame is masked (RFC 6455 §5.1).
         case masked
         /// Client role: no server frame is masked.
@@ -17,7 +17,7 @@ public struct WebSocketFrameDecoder: Sendable {
 
     /// One step of decoding. `payload` slices point into the caller's input and are only valid
     /// until the input goes away.
-    public enum Element {
+    package enum Element {
         /// A frame starts. Its payload follows, also when empty.
         case header(WebSocketFrameHeader)
         /// Bytes of the current frame's payload, masked as on the wire. `offset` is where they sit
@@ -26,11 +26,11 @@ public struct WebSocketFrameDecoder: Sendable {
     }
 
     /// Largest payload accepted, in bytes.
-    public var maxFrameSize: Int
+    package var maxFrameSize: Int
     /// Whether incoming frames must, or must not, be masked: servers require masks, clients refuse them.
-    public var maskRequirement: MaskRequirement
+    package var maskRequirement: MaskRequirement
     /// RSV bits a negotiated extension allows (low three bits); 0 without extensions.
-    public var allowedReservedBits: UInt8
+    package var allowedReservedBits: UInt8
 
     private var header: WebSocketFrameHeader?
     private var payloadReceived = 0
@@ -40,18 +40,18 @@ public struct WebSocketFrameDecoder: Sendable {
     private var gathered: [UInt8] = []
 
     /// A decoder for one connection; `maxFrameSize` defaults to 16 MiB.
-    public init(maxFrameSize: Int = 16 << 20, maskRequirement: MaskRequirement, allowedReservedBits: UInt8 = 0) {
+    package init(maxFrameSize: Int = 16 << 20, maskRequirement: MaskRequirement, allowedReservedBits: UInt8 = 0) {
         self.maxFrameSize = maxFrameSize
         self.maskRequirement = maskRequirement
         self.allowedReservedBits = allowedReservedBits
     }
 
     /// `true` between frames (no header or payload half read).
-    public var isAtFrameBoundary: Bool { header == nil && headerBytes.isEmpty }
+    package var isAtFrameBoundary: Bool { header == nil && headerBytes.isEmpty }
 
     /// Decodes the next element from `input`, starting at `index` and advancing it. Returns `nil`
     /// when `input` is used up and more bytes are needed.
-    public mutating func next(_ input: UnsafeRawBufferPointer, index: inout Int) throws(WebSocketError) -> Element? {
+    package mutating func next(_ input: UnsafeRawBufferPointer, index: inout Int) throws(WebSocketError) -> Element? {
         if let header {
             let remaining = header.payloadLength &- payloadReceived
             let available = input.count &- index
@@ -171,7 +171,7 @@ public struct WebSocketFrameDecoder: Sendable {
 
     /// Decodes every frame completed by `bytes` (payloads unmasked), keeping partial frames for the
     /// next call. A convenience for tests and tools; the state machine streams instead.
-    public mutating func decode(_ bytes: UnsafeRawBufferPointer) throws(WebSocketError) -> [WebSocketFrame] {
+    package mutating func decode(_ bytes: UnsafeRawBufferPointer) throws(WebSocketError) -> [WebSocketFrame] {
         var frames: [WebSocketFrame] = []
         var index = 0
         var current = header
@@ -199,7 +199,7 @@ public struct WebSocketFrameDecoder: Sendable {
     }
 
     /// Decodes every frame completed by `bytes`; see `decode(_:)`.
-    public mutating func decode(_ bytes: [UInt8]) throws(WebSocketError) -> [WebSocketFrame] {
+    package mutating func decode(_ bytes: [UInt8]) throws(WebSocketError) -> [WebSocketFrame] {
         let result = bytes.withUnsafeBytes { raw in
             Result { () throws(WebSocketError) in try decode(raw) }
         }

@@ -1,13 +1,13 @@
 /// Writes frames (header and payload together) onto the end of a reusable byte buffer.
-public enum WebSocketFrameEncoder {
+package enum WebSocketFrameEncoder {
     /// Header size in bytes for a payload of `payloadCount` bytes.
-    @inlinable public static func headerLength(payloadCount: Int, masked: Bool) -> Int {
+    @inlinable package static func headerLength(payloadCount: Int, masked: Bool) -> Int {
         (payloadCount < 126 ? 2 : (payloadCount <= 0xFFFF ? 4 : 10)) + (masked ? 4 : 0)
     }
 
     /// Appends one frame to `buffer`. With a masking key (client role) the payload is masked on
     /// the way in; `reservedBits` are RSV1–RSV3 as the low three bits.
-    public static func encode(
+    package static func encode(
         opcode: WebSocketOpcode,
         fin: Bool = true,
         reservedBits: UInt8 = 0,
@@ -56,14 +56,14 @@ public enum WebSocketFrameEncoder {
     }
 
     /// Appends `frame` to `buffer`, masking with its key if it has one.
-    public static func encode(_ frame: WebSocketFrame, into buffer: inout [UInt8]) {
+    package static func encode(_ frame: WebSocketFrame, into buffer: inout [UInt8]) {
         frame.payload.withUnsafeBytes { payload in
             encode(opcode: frame.opcode, fin: frame.fin, reservedBits: frame.reservedBits, payload: payload, maskingKey: frame.maskingKey, into: &buffer)
         }
     }
 
     /// The encoded bytes of `frame`.
-    public static func encode(_ frame: WebSocketFrame) -> [UInt8] {
+    package static func encode(_ frame: WebSocketFrame) -> [UInt8] {
         var buffer: [UInt8] = []
         encode(frame, into: &buffer)
         return buffer

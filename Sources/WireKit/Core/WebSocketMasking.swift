@@ -1,30 +1,30 @@
 /// The 4-byte masking key of a client frame (RFC 6455 §5.3), in wire order.
-public struct WebSocketMaskingKey: Sendable, Hashable, CustomStringConvertible {
+package struct WebSocketMaskingKey: Sendable, Hashable, CustomStringConvertible {
     /// The key as a big-endian number: the first wire byte is the most significant.
-    public var value: UInt32
+    package var value: UInt32
 
     /// The key whose wire bytes are `value`, most significant first.
-    public init(_ value: UInt32) { self.value = value }
+    package init(_ value: UInt32) { self.value = value }
     /// The key of the four wire bytes, in order.
-    public init(_ b0: UInt8, _ b1: UInt8, _ b2: UInt8, _ b3: UInt8) {
+    package init(_ b0: UInt8, _ b1: UInt8, _ b2: UInt8, _ b3: UInt8) {
         value = UInt32(b0) << 24 | UInt32(b1) << 16 | UInt32(b2) << 8 | UInt32(b3)
     }
 
     /// A fresh key from the system's cryptographically secure generator, as §5.3 requires.
-    public static func random() -> WebSocketMaskingKey {
+    package static func random() -> WebSocketMaskingKey {
         var generator = SystemRandomNumberGenerator()
         return WebSocketMaskingKey(generator.next())
     }
 
     /// Key byte `index` (0–3) in wire order.
-    @inlinable public subscript(index: Int) -> UInt8 { UInt8(truncatingIfNeeded: value >> UInt32(24 - 8 * (index & 3))) }
+    @inlinable package subscript(index: Int) -> UInt8 { UInt8(truncatingIfNeeded: value >> UInt32(24 - 8 * (index & 3))) }
 
     /// The key in hexadecimal.
-    public var description: String { String(value, radix: 16) }
+    package var description: String { String(value, radix: 16) }
 }
 
 /// XOR masking a machine word (8 bytes) at a time. Masking and unmasking are the same operation.
-public enum WebSocketMasking {
+package enum WebSocketMasking {
     /// The 8-byte repetition of `key`, rotated so byte 0 of the result lines up with payload byte
     /// `phase` (the offset of the chunk inside the frame payload), in memory order.
     @inlinable static func pattern(_ key: WebSocketMaskingKey, phase: Int) -> UInt64 {
@@ -44,7 +44,7 @@ public enum WebSocketMasking {
     }
 
     /// Masks (or unmasks) `bytes` in place; `phase` is the offset of `bytes[0]` in the frame payload.
-    public static func apply(_ key: WebSocketMaskingKey, to bytes: UnsafeMutableRawBufferPointer, phase: Int = 0) {
+    package static func apply(_ key: WebSocketMaskingKey, to bytes: UnsafeMutableRawBufferPointer, phase: Int = 0) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         let word = pattern(key, phase: phase)
         let count = bytes.count
@@ -73,7 +73,7 @@ public enum WebSocketMasking {
 
     /// Copies `source` into `destination` (at least as large) while masking; `phase` is the offset
     /// of `source[0]` in the frame payload. The buffers may be the same but must not otherwise overlap.
-    public static func copy(_ source: UnsafeRawBufferPointer, to destination: UnsafeMutableRawBufferPointer, key: WebSocketMaskingKey, phase: Int = 0) {
+    package static func copy(_ source: UnsafeRawBufferPointer, to destination: UnsafeMutableRawBufferPointer, key: WebSocketMaskingKey, phase: Int = 0) {
         guard let src = source.baseAddress, let dst = destination.baseAddress, source.count > 0 else { return }
         let count = min(source.count, destination.count)
         let word = pattern(key, phase: phase)

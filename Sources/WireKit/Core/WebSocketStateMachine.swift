@@ -202,6 +202,17 @@ public struct WebSocketStateMachine: Sendable {
         }
     }
 
+    /// Sends a text message from UTF-8 its caller produced itself (a serializer's output): the
+    /// bytes are framed as they are, not checked and never made a `String`. Throws like
+    /// `sendText(_:)`. Bytes that are not UTF-8 make a frame the peer rejects.
+    package mutating func sendText(trustedUTF8 bytes: [UInt8]) throws(WebSocketError) {
+        try checkCanSendData()
+        bytes.withUnsafeBytes { payload in
+            if deflate != nil, encodeCompressed(.text, payload: payload) { return }
+            encode(.text, fin: true, payload: payload)
+        }
+    }
+
     /// Sends a binary message. Throws `.notOpen` during the handshake and `.closed` once closing.
     public mutating func sendBinary(_ bytes: some ContiguousBytes) throws(WebSocketError) {
         try checkCanSendData()

@@ -3,7 +3,7 @@
 /// comparison and builds neither the message nor the metadata.
 ///
 /// Bridge it to the logging system the application uses (swift-log's `Logger`, Apple's
-/// `os.Logger`, a file) in a few lines; the logging guide shows both bridges.
+/// `os.Logger`, a file) in a few lines; <doc:Logging> shows both bridges.
 public struct LogSink: Sendable {
     /// Records below this level are not built.
     public var minimumLevel: LogLevel

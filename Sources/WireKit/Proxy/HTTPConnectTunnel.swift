@@ -7,9 +7,9 @@ import Foundation
 /// The HTTP CONNECT exchange that opens a tunnel through a proxy, sans I/O: `request` is what
 /// to send once connected to the proxy; the proxy's bytes go to `receive` until it returns a
 /// verdict. A 2xx answer opens the tunnel; bytes after its head already belong to the origin.
-public struct HTTPConnectTunnel: Sendable {
+package struct HTTPConnectTunnel: Sendable {
     /// What the exchange settled.
-    public enum Verdict: Sendable, Hashable {
+    package enum Verdict: Sendable, Hashable {
         /// Keep feeding bytes: the answer's head is incomplete.
         case needMoreBytes
         /// The tunnel is open; the first `consumed` bytes of the last input were the proxy's
@@ -19,12 +19,12 @@ public struct HTTPConnectTunnel: Sendable {
 
     /// The `CONNECT host:port HTTP/1.1` request, with `Proxy-Authorization: Basic` when the
     /// proxy has credentials.
-    public let request: [UInt8]
+    package let request: [UInt8]
     private let sentCredentials: Bool
     private var parser = HTTPHeadParser(maxSize: 16 << 10)
 
     /// A tunnel to `host`:`port` (the WebSocket origin) through `proxy`.
-    public init(host: String, port: Int, proxy: HTTPProxy) {
+    package init(host: String, port: Int, proxy: HTTPProxy) {
         let authority = (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
         var text = "CONNECT \(authority) HTTP/1.1\r\nHost: \(authority)\r\n"
         if let username = proxy.username {
@@ -38,7 +38,7 @@ public struct HTTPConnectTunnel: Sendable {
 
     /// Takes the proxy's bytes. Throws `.authenticationRequired` (407, or 401 as some proxies answer), `.refused` (any other
     /// non-2xx status) or `.invalidResponse`.
-    public mutating func receive(_ bytes: UnsafeRawBufferPointer) throws(HTTPProxyError) -> Verdict {
+    package mutating func receive(_ bytes: UnsafeRawBufferPointer) throws(HTTPProxyError) -> Verdict {
         let consumed: Int?
         do {
             consumed = try parser.append(bytes)
@@ -65,7 +65,7 @@ public struct HTTPConnectTunnel: Sendable {
     }
 
     /// What it means that the proxy closed the connection before a verdict.
-    public var closedEarly: HTTPProxyError {
+    package var closedEarly: HTTPProxyError {
         .tunnelClosed(parser.bytes.isEmpty ? "the proxy closed the connection without answering CONNECT"
                                            : "the proxy closed the connection in the middle of its answer to CONNECT")
     }

@@ -54,16 +54,7 @@ public final class HTTPProxyTransport: Transport, @unchecked Sendable {
         inner.write(bytes)
     }
 
-    public func write(contentsOf chunks: [[UInt8]]) {
-        guard isOpen else { return }
-        inner.write(contentsOf: chunks)
-    }
-
     public var bufferedAmount: Int { inner.bufferedAmount }
-
-    public func shutdownOutput() {
-        inner.shutdownOutput()
-    }
 
     public func close() {
         closeRequested = true

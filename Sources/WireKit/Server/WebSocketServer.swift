@@ -12,6 +12,11 @@ import Foundation
 /// thousands of them need no thread each. A connection's callbacks run on its queue: don't
 /// block in them, it holds up the other connections sharing that queue.
 ///
+/// A `package` face, `start(host:port:options:queue:onConnection:)`, serves an owner that runs
+/// every connection on one serial queue of its own (PubSubBroker's engine): it gets each
+/// accepted connection as a bare `WebSocketConnectionDriver` on that queue, with no public
+/// `WebSocket`, lock or queue hop per message.
+///
 /// `@unchecked Sendable`: the table of live connections and the stop state are guarded by
 /// `lock`; everything else is immutable after `start`.
 public final class WebSocketServer: @unchecked Sendable {
@@ -28,11 +33,12 @@ public final class WebSocketServer: @unchecked Sendable {
     private let configuration: WebSocketConfiguration
     private let pool: [DispatchQueue]
     private let onConnection: (@Sendable (WebSocket) -> Void)?
+    private let driverOwner: DriverOwner?
     private let connectionSink: AsyncStream<WebSocket>.Continuation
 
     private let lock = WireKitLock()
     // lock
-    private var live: [ObjectIdentifier: WebSocket] = [:]
+    private var live: [ObjectIdentifier: LiveConnection] = [:]
     private var acceptedCount = 0
     private var stopping = false
     private var stopWaiters: [@Sendable () -> Void] = []
@@ -51,6 +57,24 @@ public final class WebSocketServer: @unchecked Sendable {
     ///   `.tls` when `options.tls` holds an unusable certificate or key.
     public static func start(host: String = "127.0.0.1", port: Int = 0, options: WebSocketServerOptions = WebSocketServerOptions(),
                              onConnection: (@Sendable (WebSocket) -> Void)? = nil) throws(WebSocketError) -> WebSocketServer {
+        try start(host: host, port: port, options: options, onConnection: onConnection, driverOwner: nil)
+    }
+
+    /// Starts listening like `start(host:port:options:onConnection:)`, but runs every accepted
+    /// connection as a bare driver on `queue`: `onConnection` is called on `queue` with each
+    /// driver before it starts and returns the handler for its events (on `queue`, in order;
+    /// `.opened` first once the upgrade succeeded, `.closed` last). The owner writes with the
+    /// driver's `write`/`flush`/`perform`, on `queue` only. `stop` closes the drivers still open.
+    package static func start(host: String, port: Int, options: WebSocketServerOptions, queue: DispatchQueue,
+                              onConnection: @escaping @Sendable (WebSocketConnectionDriver) -> (WebSocketEvent) -> Void)
+        throws(WebSocketError) -> WebSocketServer {
+        try start(host: host, port: port, options: options, onConnection: nil,
+                  driverOwner: DriverOwner(queue: queue, onConnection: onConnection))
+    }
+
+    private static func start(host: String, port: Int, options: WebSocketServerOptions,
+                              onConnection: (@Sendable (WebSocket) -> Void)?, driverOwner: DriverOwner?)
+        throws(WebSocketError) -> WebSocketServer {
         var options = options
         if let tls = options.tls {
             let identity: TLSServerIdentity
@@ -74,7 +98,8 @@ public final class WebSocketServer: @unchecked Sendable {
         } catch {
             throw .transport(error)
         }
-        let server = WebSocketServer(listener: listener, options: options, onConnection: onConnection)
+        options.logSink.log(.info, .transport, "listening", metadata: ["host": listener.host, "port": String(listener.port)])
+        let server = WebSocketServer(listener: listener, options: options, onConnection: onConnection, driverOwner: driverOwner)
         listener.start { [weak server] transport in
             guard let server else { return transport.close() }
             server.accept(transport)
@@ -82,13 +107,15 @@ public final class WebSocketServer: @unchecked Sendable {
         return server
     }
 
-    private init(listener: TCPListener, options: WebSocketServerOptions, onConnection: (@Sendable (WebSocket) -> Void)?) {
+    private init(listener: TCPListener, options: WebSocketServerOptions, onConnection: (@Sendable (WebSocket) -> Void)?,
+                 driverOwner: DriverOwner?) {
         self.listener = listener
         self.host = listener.host
         self.port = listener.port
         self.options = options
         self.configuration = options.configuration
         self.onConnection = onConnection
+        self.driverOwner = driverOwner
         self.pool = (0..<max(1, options.queueCount)).map { DispatchQueue(label: "WireKit.WebSocketServer.\($0)") }
         (connections, connectionSink) = AsyncStream.makeStream(of: WebSocket.self)
     }
@@ -112,7 +139,7 @@ public final class WebSocketServer: @unchecked Sendable {
     /// Stops listening and closes every connection with 1001; `completion` runs (on an
     /// arbitrary queue) once all are closed.
     public func stop(completion: @escaping @Sendable () -> Void) {
-        let connections = lock.withLock { () -> [WebSocket] in
+        let connections = lock.withLock { () -> [LiveConnection] in
             stopping = true
             stopWaiters.append(completion)
             return Array(live.values)
@@ -123,7 +150,14 @@ public final class WebSocketServer: @unchecked Sendable {
         }
         connectionSink.finish()
         for connection in connections {
-            connection.disconnect(code: .goingAway, reason: "server stopping")
+            switch connection {
+            case .socket(let socket):
+                socket.disconnect(code: .goingAway, reason: "server stopping")
+            case .driver(let driver):
+                driver.queue.async {
+                    _ = try? driver.perform { machine, now in machine.close(code: .goingAway, reason: "server stopping", now: now) }
+                }
+            }
         }
         finishStopIfIdle()
     }
@@ -135,14 +169,17 @@ public final class WebSocketServer: @unchecked Sendable {
             return acceptedCount
         }
         guard let index else { return transport.close() }
-        let queue = DispatchQueue(label: "WireKit.WebSocketServer.connection", target: pool[index % pool.count])
         let stream: any Transport = options.acceptedTransport?(transport) ?? transport
+        let log = ConnectionLog(sink: options.logSink, serverPeer: transport.remoteAddressDescription)
+        if let driverOwner { return accept(stream, log: log, owner: driverOwner) }
+        let queue = DispatchQueue(label: "WireKit.WebSocketServer.connection", target: pool[index % pool.count])
         let connection = WebSocketConnection(accepted: stream, configuration: configuration, queue: queue,
                                              highWaterMark: options.sendHighWaterMark,
                                              receiveWaterMarks: (options.receiveHighWaterMark, options.receiveLowWaterMark),
                                              writeLimit: options.writeLimit,
                                              pingTimeout: options.pingTimeout,
-                                             acceptRequest: options.acceptRequest)
+                                             acceptRequest: options.acceptRequest,
+                                             log: log)
         let socket = WebSocket(accepted: connection)
         let onConnection = self.onConnection
         let sink = connectionSink
@@ -150,13 +187,32 @@ public final class WebSocketServer: @unchecked Sendable {
         connection.onServerOpen = {
             if let onConnection { onConnection(socket) } else { sink.yield(socket) }
         }
-        connection.onTerminated = { [weak self] in self?.remove(socket) }
-        lock.withLock { live[ObjectIdentifier(socket)] = socket }
+        connection.onTerminated = { [weak self] in self?.remove(ObjectIdentifier(socket)) }
+        lock.withLock { live[ObjectIdentifier(socket)] = .socket(socket) }
         connection.start()
     }
 
-    private func remove(_ connection: WebSocket) {
-        lock.withLock { _ = live.removeValue(forKey: ObjectIdentifier(connection)) }
+    /// Driver mode: the connection runs on the owner's queue, its events go to the owner's handler.
+    private func accept(_ stream: any Transport, log: ConnectionLog, owner: DriverOwner) {
+        let machine = WebSocketStateMachine(server: configuration, acceptRequest: options.acceptRequest)
+        let driver = WebSocketConnectionDriver(machine: machine, transport: stream, queue: owner.queue, log: log)
+        let key = ObjectIdentifier(driver)
+        lock.withLock { live[key] = .driver(driver) }
+        owner.queue.async { [weak self] in
+            let handler = owner.onConnection(driver)
+            // Holds the driver strongly until `.closed`, which breaks the cycle.
+            driver.onEvent = { event in
+                handler(event)
+                guard case .closed = event else { return }
+                driver.onEvent = { _ in }
+                self?.remove(key)
+            }
+            driver.start()
+        }
+    }
+
+    private func remove(_ key: ObjectIdentifier) {
+        lock.withLock { _ = live.removeValue(forKey: key) }
         finishStopIfIdle()
     }
 
@@ -167,5 +223,17 @@ public final class WebSocketServer: @unchecked Sendable {
             return stopWaiters
         }
         for waiter in waiters { waiter() }
+    }
+
+    /// A connection accepted and not yet over.
+    private enum LiveConnection {
+        case socket(WebSocket)
+        case driver(WebSocketConnectionDriver)
+    }
+
+    /// Driver mode's queue and handler factory.
+    private struct DriverOwner: Sendable {
+        let queue: DispatchQueue
+        let onConnection: @Sendable (WebSocketConnectionDriver) -> (WebSocketEvent) -> Void
     }
 }

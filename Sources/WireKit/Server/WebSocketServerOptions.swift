@@ -51,6 +51,9 @@ public struct WebSocketServerOptions: Sendable {
     /// Wraps each accepted TCP connection before the WebSocket handshake (a custom stream
     /// layer); `nil` serves plain TCP.
     public var acceptedTransport: (@Sendable (TCPTransport) -> any Transport)?
+    /// Where the server's and its connections' log records go (refused upgrades, protocol
+    /// violations, TLS failures, limits hit); `.off` by default. See <doc:Logging>.
+    public var logSink: LogSink
 
     /// Options with the defaults documented on each property.
     public init(
@@ -70,7 +73,8 @@ public struct WebSocketServerOptions: Sendable {
         queueCount: Int = max(2, ProcessInfo.processInfo.activeProcessorCount),
         acceptRequest: (@Sendable (HTTPRequestHead) -> Int?)? = nil,
         tls: TLSServerConfiguration? = nil,
-        acceptedTransport: (@Sendable (TCPTransport) -> any Transport)? = nil
+        acceptedTransport: (@Sendable (TCPTransport) -> any Transport)? = nil,
+        logSink: LogSink = .off
     ) {
         self.subprotocols = subprotocols
         self.responseHeaders = responseHeaders
@@ -89,6 +93,7 @@ public struct WebSocketServerOptions: Sendable {
         self.acceptRequest = acceptRequest
         self.tls = tls
         self.acceptedTransport = acceptedTransport
+        self.logSink = logSink
     }
 
     /// The state machine's configuration for these options.

@@ -91,14 +91,6 @@ public final class NetworkTLSTransport: Transport, @unchecked Sendable {
         })
     }
 
-    public func write(contentsOf chunks: [[UInt8]]) {
-        write(chunks.flatMap { $0 })
-    }
-
-    public func shutdownOutput() {
-        connection?.send(content: nil, contentContext: .finalMessage, isComplete: true, completion: .idempotent)
-    }
-
     public func close() {
         guard let connection else {
             reportClosed(nil)

@@ -6,8 +6,8 @@ import Dispatch
 /// OpenSSL through a `TLSEngine`.
 ///
 /// Client: `.connected` is delivered only once the TLS handshake succeeded and the server was
-/// verified; any TLS failure ends with `.closed(.tls(error))`. Closing (`close`,
-/// `shutdownOutput`) sends close_notify first; a peer's close_notify arrives as `.inputClosed`.
+/// verified; any TLS failure ends with `.closed(.tls(error))`. `close` sends
+/// close_notify first; a peer's close_notify arrives as `.inputClosed`.
 ///
 /// `@unchecked Sendable`: like every `Transport`, all mutable state is confined to the serial
 /// queue passed to `start`; the stored configuration is immutable.
@@ -28,8 +28,6 @@ public final class TLSTransport: Transport, @unchecked Sendable {
     private var reportedInputClosed = false
     private var closeRequested = false
     private var handshakeTimer: DispatchSourceTimer?
-    /// Reused to join the buffers of `write(contentsOf:)` into one TLS write (fewer records).
-    private var joinBuffer: [UInt8] = []
 
     /// A TLS client connection to `host`:`port` over a new `TCPTransport`.
     /// - Parameters:
@@ -94,27 +92,11 @@ public final class TLSTransport: Transport, @unchecked Sendable {
         bytes.withUnsafeBytes { send($0) }
     }
 
-    public func write(contentsOf chunks: [[UInt8]]) {
-        if chunks.count == 1, let only = chunks.first {
-            write(only)
-            return
-        }
-        joinBuffer.removeAll(keepingCapacity: true)
-        for chunk in chunks { joinBuffer.append(contentsOf: chunk) }
-        joinBuffer.withUnsafeBytes { send($0) }
-        if joinBuffer.capacity > 1 << 20 { joinBuffer = [] }
-    }
-
     /// Ciphertext queued in the underlying transport, not yet handed to the kernel (bytes).
     public var bufferedAmount: Int { inner.bufferedAmount }
 
     public func setReadingPaused(_ paused: Bool) {
         inner.setReadingPaused(paused)
-    }
-
-    public func shutdownOutput() {
-        sendCloseNotify()
-        inner.shutdownOutput()
     }
 
     public func close() {

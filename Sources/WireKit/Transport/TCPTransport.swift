@@ -61,8 +61,6 @@ public final class TCPTransport: Transport, @unchecked Sendable {
     private var pending: [[UInt8]] = []
     private var pendingHead = 0
     private var pendingOffset = 0
-    private var outputShutdownRequested = false
-    private var outputShutDown = false
 
     /// Bytes queued by `write` and not yet handed to the kernel.
     public private(set) var bufferedAmount = 0
@@ -166,21 +164,6 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         if state == .open, writeSource == nil { flush() }
     }
 
-    public func write(contentsOf chunks: [[UInt8]]) {
-        guard acceptsWrites else { return }
-        for chunk in chunks where !chunk.isEmpty {
-            pending.append(chunk)
-            bufferedAmount += chunk.count
-        }
-        if state == .open, writeSource == nil, bufferedAmount > 0 { flush() }
-    }
-
-    public func shutdownOutput() {
-        guard acceptsWrites else { return }
-        outputShutdownRequested = true
-        if state == .open, bufferedAmount == 0 { shutDownOutputNow() }
-    }
-
     public func close() {
         switch state {
         case .closed, .closing:
@@ -205,7 +188,7 @@ public final class TCPTransport: Transport, @unchecked Sendable {
 
     private var acceptsWrites: Bool {
         switch state {
-        case .idle, .resolving, .connecting, .open: return !outputShutdownRequested
+        case .idle, .resolving, .connecting, .open: return true
         case .closing, .closed: return false
         }
     }
@@ -341,7 +324,6 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         stopWaitingForWritable()   // the connect's write source
         handler?(.connected)
         if state == .open, writeSource == nil, bufferedAmount > 0 { flush() }
-        if state == .open, outputShutdownRequested, bufferedAmount == 0 { shutDownOutputNow() }
         // Bytes or an EOF that arrived before the read source was armed may never be reported
         // by it (libdispatch on Linux), so look once now.
         if state == .open, !readingPaused { readAvailable() }
@@ -445,7 +427,6 @@ public final class TCPTransport: Transport, @unchecked Sendable {
             finish(error: nil)
             return
         }
-        if outputShutdownRequested { shutDownOutputNow() }
         if waited { handler?(.writable) }
     }
 
@@ -493,12 +474,6 @@ public final class TCPTransport: Transport, @unchecked Sendable {
             pending.removeFirst(pendingHead)
             pendingHead = 0
         }
-    }
-
-    private func shutDownOutputNow() {
-        guard !outputShutDown, fd >= 0 else { return }
-        outputShutDown = true
-        _ = shutdown(fd, Int32(SHUT_WR))
     }
 
     // MARK: Closing

@@ -33,14 +33,8 @@ public protocol Transport: AnyObject, Sendable {
     /// written as the socket drains (see `bufferedAmount`, `.writable`). Ignored once closing.
     func write(_ bytes: [UInt8])
 
-    /// Queues several buffers to go out with one gathered write, in order.
-    func write(contentsOf chunks: [[UInt8]])
-
     /// Bytes queued by `write` and not yet handed to the kernel.
     var bufferedAmount: Int { get }
-
-    /// Half-close: sends EOF once the buffered bytes are written; reading continues.
-    func shutdownOutput()
 
     /// Stops (`true`) or resumes (`false`) reading from the peer, so that TCP flow control
     /// pushes back on the sender while the owner cannot take more. No `.received` event is

@@ -19,9 +19,9 @@ final class CapturingTransport: BrokerTransport, @unchecked Sendable {
     private let lock = NSLock()
     private var outputs: [BrokerConnectionID: [Output]] = [:]
 
-    func send(_ text: String, on connection: BrokerConnectionID) {
+    func send(_ utf8: [UInt8], on connection: BrokerConnectionID) {
         lock.lock()
-        outputs[connection, default: []].append(.text(text))
+        outputs[connection, default: []].append(.text(String(decoding: utf8, as: UTF8.self)))
         lock.unlock()
     }
 
@@ -30,6 +30,8 @@ final class CapturingTransport: BrokerTransport, @unchecked Sendable {
         outputs[connection, default: []].append(.close(code: code, reason: reason))
         lock.unlock()
     }
+
+    func flush() {}
 
     func outputs(of connection: BrokerConnectionID) -> [Output] {
         lock.lock()

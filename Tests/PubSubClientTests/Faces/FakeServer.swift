@@ -66,7 +66,7 @@ final class FakeConnection: SessionTransport, @unchecked Sendable {
 
     var closedWith: (UInt16, String)? { lock.withLock { _closedWith } }
 
-    func send(text: String) { server.handle(text, on: self) }
+    func send(utf8: [UInt8]) { server.handle(String(decoding: utf8, as: UTF8.self), on: self) }
 
     func close(code: UInt16, reason: String) { lock.withLock { _closedWith = (code, reason) } }
 

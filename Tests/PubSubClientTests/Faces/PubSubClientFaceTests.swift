@@ -183,7 +183,7 @@ final class PubSubClientFaceTests: XCTestCase {
                 queue.async { onEvent(.closed(code: 1006, reason: "")) }
                 return self
             }
-            func send(text: String) {}
+            func send(utf8: [UInt8]) {}
             func close(code: UInt16, reason: String) {}
             func closed() async -> WebSocketCloseInfo? { nil }
         }

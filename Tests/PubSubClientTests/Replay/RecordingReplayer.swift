@@ -44,7 +44,7 @@ struct RecordingReplayer {
             while let action = session.nextAction() {
                 switch action {
                 case .openTransport(let id, _, _): transport = id
-                case .sendText(let text): written.append(text)
+                case .sendText(let utf8): written.append(String(decoding: utf8, as: UTF8.self))
                 case .closeTransport(_, let code, let reason): closes.append((code, reason))
                 case .complete(let id, let result):
                     XCTAssertNil(outcome.completions[id], "\(fileName): \(id) completed twice", file: file, line: line)

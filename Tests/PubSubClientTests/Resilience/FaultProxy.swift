@@ -92,10 +92,10 @@ final class FaultProxy: @unchecked Sendable {
             for pair in pairs.values where pair.stalled {
                 pair.stalled = false
                 if pair.upstreamReady {
-                    pair.upstream.write(contentsOf: pair.heldUp)
+                    for chunk in pair.heldUp { pair.upstream.write(chunk) }
                     pair.heldUp = []
                 }
-                pair.client.write(contentsOf: pair.heldDown)
+                for chunk in pair.heldDown { pair.client.write(chunk) }
                 pair.heldDown = []
             }
         }
@@ -131,7 +131,7 @@ final class FaultProxy: @unchecked Sendable {
                 case .connected:
                     pair.upstreamReady = true
                     if !pair.stalled {
-                        pair.upstream.write(contentsOf: pair.heldUp)
+                        for chunk in pair.heldUp { pair.upstream.write(chunk) }
                         pair.heldUp = []
                     }
                 case .received(let buffer): self.relay([UInt8](buffer), .toClient, on: pair)

@@ -36,7 +36,7 @@ struct SessionHarness {
             case .openTransport(let id, let url, _):
                 transport = id
                 opens.append(url)
-            case .sendText(let text): sent.append(text)
+            case .sendText(let utf8): sent.append(String(decoding: utf8, as: UTF8.self))
             case .closeTransport(_, let code, let reason): closes.append((code, reason))
             case .complete(let id, let result):
                 XCTAssertNil(completions[id], "\(id) completed twice")

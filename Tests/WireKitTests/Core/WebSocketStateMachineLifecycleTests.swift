@@ -115,6 +115,18 @@ final class WebSocketStateMachineLifecycleTests: XCTestCase {
         XCTAssertThrowsError(try machine.sendText("x")) { XCTAssertEqual($0 as? WebSocketError, .notOpen) }
     }
 
+    func testTrustedUTF8TextIsFramedLikeTheSameString() throws {
+        var server = openServer()
+        _ = server.takeOutput()
+        let text = "{\"event\":\"é\",\"cid\":1}"
+        try server.sendText(trustedUTF8: Array(text.utf8))
+        try server.sendText(text)
+        XCTAssertEqual(server.drainFrames(), [WebSocketFrame(opcode: .text, payload: Array(text.utf8)),
+                                              WebSocketFrame(opcode: .text, payload: Array(text.utf8))])
+        var notOpen = WebSocketStateMachine(client: try ClientHandshake(url: try WebSocketURL("ws://h/")))
+        XCTAssertThrowsError(try notOpen.sendText(trustedUTF8: [0x78])) { XCTAssertEqual($0 as? WebSocketError, .notOpen) }
+    }
+
     // MARK: Server handshake
 
     func testServerAnswers101AndDeliversLeftoverFrames() {

@@ -468,8 +468,6 @@ final class ForwardingTransport: Transport, @unchecked Sendable {
     init(_ inner: any Transport) { self.inner = inner }
     func start(queue: DispatchQueue, handler: @escaping @Sendable (TransportEvent) -> Void) { inner.start(queue: queue, handler: handler) }
     func write(_ bytes: [UInt8]) { inner.write(bytes) }
-    func write(contentsOf chunks: [[UInt8]]) { inner.write(contentsOf: chunks) }
     var bufferedAmount: Int { inner.bufferedAmount }
-    func shutdownOutput() { inner.shutdownOutput() }
     func close() { inner.close() }
 }

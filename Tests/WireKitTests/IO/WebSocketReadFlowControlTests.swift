@@ -53,6 +53,9 @@ final class WebSocketReadFlowControlTests: XCTestCase {
             if expected == count { break }
         }
         XCTAssertEqual(expected, count)
+        // The server counts a message once its send returned, which can be after the client
+        // read it: wait for the count rather than race it.
+        for _ in 0..<100 where sent.value < count { try await Task.sleep(for: .milliseconds(20)) }
         XCTAssertEqual(sent.value, count)
         await client.close()
         await server.stop()

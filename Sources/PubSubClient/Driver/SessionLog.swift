@@ -1,0 +1,83 @@
+import WireKit
+
+/// What a client's session driver logs (subsystem `session`): connection attempts and their
+/// outcome, handshake rejections, reconnect decisions with their delay and the close that caused
+/// them, and the outbound queue's limit. Fed the session's events as the driver routes them; the
+/// per-message events fall through one `switch` without building anything.
+struct SessionLog {
+    let sink: LogSink
+    /// `host:port` of the server.
+    let server: String
+    /// The socket id of the current connection, once its handshake completed.
+    private var socketID: String?
+    /// The last close, for the reconnect decision that follows it.
+    private var lastClose: (code: UInt16, reason: String, error: TransportFailure?)?
+
+    init(sink: LogSink, server: String) {
+        self.sink = sink
+        self.server = server
+    }
+
+    private func metadata(_ extra: [String: String]) -> [String: String] {
+        var metadata = extra
+        metadata["server"] = server
+        if let socketID { metadata["socket"] = socketID }
+        return metadata
+    }
+
+    private func closeMetadata(code: UInt16, reason: String, error: TransportFailure?) -> [String: String] {
+        var extra = ["code": String(code)]
+        let error = error?.description
+        if !reason.isEmpty, reason != error { extra["reason"] = reason }
+        if let error { extra["error"] = error }
+        return metadata(extra)
+    }
+
+    /// The delay (milliseconds) and attempt of a reconnect decision, and the close that caused it.
+    private func reconnectMetadata(delay: Int64, attempt: Int) -> [String: String] {
+        var extra = lastClose.map { closeMetadata(code: $0.code, reason: $0.reason, error: $0.error) } ?? metadata([:])
+        extra["delay_ms"] = String(delay)
+        extra["attempt"] = String(attempt)
+        return extra
+    }
+
+    /// Logs `event` when it is a lifecycle event.
+    mutating func record(_ event: SessionEvent) {
+        switch event {
+        case .connecting(let attempt):
+            sink.log(.debug, .session, "connecting", metadata: metadata(["attempt": String(attempt)]))
+        case .connected(let info):
+            socketID = info.id
+            sink.log(.info, .session, "connected", metadata: metadata(["authenticated": String(info.isAuthenticated)]))
+        case .connectAbort(let code, let reason, let error):
+            lastClose = (code, reason, error)
+            sink.log(.warning, .session, "connection attempt failed",
+                     metadata: closeMetadata(code: code, reason: reason, error: error))
+        case .disconnected(let code, let reason, let error):
+            lastClose = (code, reason, error)
+            sink.log(code == 1000 && error == nil ? .info : .warning, .session, "disconnected",
+                     metadata: closeMetadata(code: code, reason: reason, error: error))
+            socketID = nil
+        case .reconnectScheduled(let delay, let attempt):
+            sink.log(.info, .session, "reconnecting", metadata: reconnectMetadata(delay: delay, attempt: attempt))
+        case .error(.handshakeRejected(let error, let code)):
+            sink.log(.warning, .session, "handshake rejected",
+                     metadata: metadata(["code": String(code), "error": "\(error.name): \(error.message)"]))
+        case .error(.socketProtocol):
+            break  // The close it reports was logged as `disconnected` or `connection attempt failed`.
+        case .error(let error):
+            sink.log(.warning, .session, "error", metadata: metadata(["error": error.description]))
+        default:
+            break
+        }
+    }
+
+    /// A call could not be queued: the outbound queue is at its limit (`error` is
+    /// `.outboundQueueFull`, which names the event and the limits).
+    func outboundQueueFull(_ error: PubSubError) {
+        guard case .outboundQueueFull(let event, let maxMessages, let maxBytes) = error else { return }
+        sink.log(.notice, .session, "outbound queue full", metadata: metadata([
+            "event": event, "max_messages": String(maxMessages), "max_bytes": String(maxBytes),
+        ]))
+    }
+}
