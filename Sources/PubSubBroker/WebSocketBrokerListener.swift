@@ -122,7 +122,7 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
         }
         // A write to a closing connection fails; the close itself reaches the engine as `.closed`.
         do {
-            try driver.write { machine throws(WebSocketError) in try machine.sendText(trustedUTF8: utf8) }
+            try driver.sendText(trustedUTF8: utf8)
         } catch {
             return
         }

@@ -58,7 +58,7 @@ final class WireKitTransport: SessionTransport, @unchecked Sendable {
     func send(utf8: [UInt8]) {
         // A write on a socket that is already closing fails; its close event follows and the
         // session fails the affected calls then.
-        try? driver.write { (machine: inout WebSocketStateMachine) throws(WebSocketError) in try machine.sendText(trustedUTF8: utf8) }
+        try? driver.sendText(trustedUTF8: utf8)
     }
 
     func flush() {

@@ -7,11 +7,11 @@ import Dispatch
 /// Two owners use it: `WebSocketConnection` (behind the public, thread-safe `WebSocket`), and,
 /// through the `package` face below, an owner that already runs on a serial queue of its own
 /// (PubSubClient's session driver): it makes the driver on that queue with
-/// `client(url:options:queue:)`, reads `onEvent`, queues messages with `write(_:)` and sends
+/// `client(url:options:queue:)`, reads `onEvent`, queues messages with `sendText(trustedUTF8:)` and sends
 /// them with one `flush()` per step of its own, with no lock and no dispatch per message.
 ///
 /// `@unchecked Sendable`: every mutable property is confined to `queue`; call `start`,
-/// `perform`, `write` and `flush` on it only. Events reach `onEvent` on `queue`, in order.
+/// `perform`, `sendText` and `flush` on it only. Events reach `onEvent` on `queue`, in order.
 package final class WebSocketConnectionDriver: @unchecked Sendable {
     package let queue: DispatchQueue
     private var machine: WebSocketStateMachine
@@ -80,15 +80,18 @@ package final class WebSocketConnectionDriver: @unchecked Sendable {
         return result
     }
 
-    /// Runs `body` on the machine (say, `sendText`) without writing what it produced: the next
-    /// `flush()`, or the pump running now when called from `onEvent`, writes everything queued
-    /// since in one write. On `queue` only.
-    package func write<R>(_ body: (inout WebSocketStateMachine) throws(WebSocketError) -> R) throws(WebSocketError) -> R {
-        try body(&machine)
+    /// Queues one text message of UTF-8 the caller produced itself (`sendText(trustedUTF8:)`)
+    /// without writing it: the next `flush()`, or the pump running now when called from
+    /// `onEvent`, writes everything queued since in one write. On `queue` only. The send of the
+    /// client's and the broker's hot path, and not generic: a generic `package` method runs
+    /// unspecialized when called from another module.
+    package func sendText(trustedUTF8 utf8: [UInt8]) throws(WebSocketError) {
+        try machine.sendText(trustedUTF8: utf8)
     }
 
-    /// Writes what `write(_:)` queued (one write for all of it) and executes whatever else the
-    /// machine has produced. Inside `onEvent` it folds into the running pump. On `queue` only.
+    /// Writes what `sendText(trustedUTF8:)` queued (one write for all of it) and executes
+    /// whatever else the machine has produced. Inside `onEvent` it folds into the running pump.
+    /// On `queue` only.
     package func flush() {
         pump()
     }
