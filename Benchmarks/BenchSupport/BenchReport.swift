@@ -46,7 +46,13 @@ public struct BenchReport: Sendable {
     }
 
     /// Peak resident memory of this process (`VmHWM` in `/proc/self/status`), in KiB; 0 if unknown.
-    public static func peakResidentKiB() -> Int {
+    public static func peakResidentKiB() -> Int { statusKiB("VmHWM:") }
+
+    /// Resident memory of this process now (`VmRSS` in `/proc/self/status`), in KiB; 0 if unknown.
+    public static func residentKiB() -> Int { statusKiB("VmRSS:") }
+
+    /// The `field` line of `/proc/self/status`, in KiB; 0 if unknown.
+    private static func statusKiB(_ field: String) -> Int {
         let fd = open("/proc/self/status", O_RDONLY)
         guard fd >= 0 else { return 0 }
         defer { close(fd) }
@@ -54,8 +60,8 @@ public struct BenchReport: Sendable {
         let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         guard count > 0 else { return 0 }
         let status = String(decoding: bytes[0..<count], as: UTF8.self)
-        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            return Int(String(line.dropFirst(6).filter(\.isNumber))) ?? 0
+        for line in status.split(separator: "\n") where line.hasPrefix(field) {
+            return Int(String(line.dropFirst(field.count).filter(\.isNumber))) ?? 0
         }
         return 0
     }

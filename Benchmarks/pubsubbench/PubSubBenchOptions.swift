@@ -3,7 +3,8 @@ import BenchSupport
 /// The command line of `pubsubbench`, in the style of the WebSocket benchmark contract:
 /// `--url URL --mode MODE [--count N] [--size BYTES] [--window W] [--subscribers S]
 /// [--connections C] [--api closures|async]`, or `--embedded-broker` instead of `--url`, or
-/// `--serve-broker PORT` to run only the broker (`--help` is answered before parsing). Options in any order;
+/// `--serve-broker PORT` to run only the broker; `--mode flooded-app` takes `[--seconds S]
+/// [--handle-ms MS]` (`--help` is answered before parsing). Options in any order;
 /// unknown ones are rejected.
 struct PubSubBenchOptions: Sendable {
     /// What one run measures.
@@ -19,6 +20,10 @@ struct PubSubBenchOptions: Sendable {
         case publishOwn = "publish-own"
         /// `connections` clients handshaken and subscribed.
         case connections
+        /// The issue's flooded app: `channel("flood")` read with the defaults, one publication
+        /// handled per `handleMilliseconds`, for `seconds`, while `Scripts/flood/client-flood.py`
+        /// publishes as fast as the server takes them; reports the peak RSS.
+        case floodedApp = "flooded-app"
     }
 
     /// The SocketCluster URL (`ws://host:port/socketcluster/`); empty with `--embedded-broker`.
@@ -45,14 +50,19 @@ struct PubSubBenchOptions: Sendable {
     var connections = 0
     /// Start an in-process broker (with an `echo` procedure) and run against it.
     var embeddedBroker = false
+    /// How long the flooded app runs, in seconds.
+    var seconds = 12
+    /// The flooded app's work per publication, in milliseconds.
+    var handleMilliseconds = 10
     /// Only run a broker with an `echo` procedure on this port (0: any), until killed.
     var servePort: Int?
 
 
     static let usage = """
         usage: pubsubbench (--url ws://HOST:PORT/socketcluster/ | --embedded-broker) \
-        --mode invoke-rtt|invoke-pipeline|publish-own|publish-fanout|connections \
-        [--count N] [--size BYTES] [--window W] [--subscribers S] [--connections C] [--api closures|async]
+        --mode invoke-rtt|invoke-pipeline|publish-own|publish-fanout|connections|flooded-app \
+        [--count N] [--size BYTES] [--window W] [--subscribers S] [--connections C] [--api closures|async] \
+        [--seconds S] [--handle-ms MS]
                pubsubbench --serve-broker PORT
                pubsubbench -h | --help
         Measures a PubSubClient against a SocketCluster server (or an in-process PubSubBroker),
@@ -80,6 +90,8 @@ struct PubSubBenchOptions: Sendable {
                 let text = try reader.value(for: argument)
                 guard let parsed = API(rawValue: text) else { throw ArgumentReader.UsageError("unknown api '\(text)'") }
                 api = parsed
+            case "--seconds": seconds = try reader.integer(for: argument, minimum: 1)
+            case "--handle-ms": handleMilliseconds = try reader.integer(for: argument, minimum: 0)
             case "--embedded-broker": embeddedBroker = true
             case "--serve-broker": servePort = try reader.integer(for: argument, minimum: 0)
             default: throw ArgumentReader.UsageError("unknown option '\(argument)'")
@@ -94,8 +106,13 @@ struct PubSubBenchOptions: Sendable {
             guard count > 0 else { throw ArgumentReader.UsageError("--count is required in \(mode.rawValue) mode") }
         case .connections:
             guard connections > 0 else { throw ArgumentReader.UsageError("--connections is required in connections mode") }
+        case .floodedApp:
+            guard !embeddedBroker else {
+                throw ArgumentReader.UsageError("flooded-app measures this process's memory: give a separate server's --url")
+            }
         }
         if mode == .invokeRTT { window = 1 }
+        if mode == .floodedApp { api = .async }
         if api == .async, mode == .publishFanout || mode == .connections {
             throw ArgumentReader.UsageError("--api async covers invoke-rtt, invoke-pipeline and publish-own")
         }

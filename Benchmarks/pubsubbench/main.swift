@@ -1,5 +1,5 @@
 // pubsubbench: a PubSubClient benchmark against any SocketCluster server (invoke-rtt,
-// invoke-pipeline, publish-own, publish-fanout, connections; with `--api async` the async face
+// invoke-pipeline, publish-own, publish-fanout, connections, flooded-app; with `--api async` the async face
 // instead of the closure one; every answer and publication verified; one JSON
 // line on stdout, as in the WebSocket benchmark contract). `--embedded-broker` runs against an
 // in-process PubSubBroker; `--serve-broker PORT` runs only that broker (with its `echo` procedure).
@@ -52,6 +52,8 @@ case .publishFanout:
     report = await FanoutRun(options: options, url: url).run()
 case .connections:
     report = await ConnectionsRun(options: options, url: url).run()
+case .floodedApp:
+    report = await FloodedAppRun(options: options, url: url).run()
 }
 report.print()
 exit(0)

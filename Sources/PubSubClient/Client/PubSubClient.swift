@@ -7,6 +7,8 @@ import WireKit
 /// one serial queue around a `ClientSession` (`ClientCore`, shared with `ScClient`).
 public final class PubSubClient: Sendable {
     let core: ClientCore
+    /// Every item this client's dropping streams dropped.
+    let drops = StreamDropCounter()
     var driver: SessionDriver { core.driver }
     var router: EventRouter { core.router }
 
@@ -31,6 +33,10 @@ public final class PubSubClient: Sendable {
     public func subscriptions(includePending: Bool = false) -> [String] { core.subscriptions(includePending: includePending) }
     /// The state of one channel.
     public func channelState(_ channel: String) -> ChannelState { core.channelState(channel) }
+    /// Items dropped so far, over all of this client's streams, by a dropping `bufferingPolicy`
+    /// (`.bufferingNewest(n)` or `.bufferingOldest(n)`). Always 0 with the default policy, which
+    /// never drops.
+    public var droppedStreamItems: Int { drops.value }
 
     // MARK: Connection
 
@@ -106,31 +112,41 @@ public final class PubSubClient: Sendable {
     /// By default (`.unbounded`) nothing is dropped and the stream is flow-controlled: while more
     /// than `StreamFlowControl.highWaterMark` (256) items wait unread, the client stops reading
     /// its socket (so the server is pushed back, and every call's answer waits too) until 64 are
-    /// left. A dropping policy (`.bufferingNewest(n)`) keeps reading and drops instead.
+    /// left. A dropping policy (`.bufferingNewest(n)`) keeps reading and drops instead; each drop
+    /// is counted in `droppedStreamItems` and reported to `onDrop` (called on the client's queue
+    /// with this stream's drops so far; keep it short).
     public func receiver(_ event: String,
-                         bufferingPolicy: AsyncStream<JSONValue?>.Continuation.BufferingPolicy = .unbounded) -> AsyncStream<JSONValue?> {
-        flowControlledStream(bufferingPolicy) { router, sink in router.addReceiver(event) { sink.yield($0) } }
+                         bufferingPolicy: AsyncStream<JSONValue?>.Continuation.BufferingPolicy = .unbounded,
+                         onDrop: (@Sendable (_ droppedSoFar: Int) -> Void)? = nil) -> AsyncStream<JSONValue?> {
+        flowControlledStream(bufferingPolicy, onDrop: onDrop) { router, sink in router.addReceiver(event) { sink.yield($0) } }
     }
 
     /// Server invokes of `event`; answer each request exactly once. While no stream is
-    /// registered for an event, its requests get an `UnhandledRequestError` reply, as do
-    /// requests `bufferingPolicy` drops.
+    /// registered for an event, its requests get an `UnhandledRequestError` reply. Flow-controlled
+    /// like `receiver` by default (more than 256 requests unread pause reading the socket); a
+    /// request a dropping policy drops is answered with an `UnhandledRequestError`, counted in
+    /// `droppedStreamItems` and reported to `onDrop`.
     public func procedure(_ event: String,
-                          bufferingPolicy: AsyncStream<ProcedureRequest>.Continuation.BufferingPolicy = .unbounded)
+                          bufferingPolicy: AsyncStream<ProcedureRequest>.Continuation.BufferingPolicy = .unbounded,
+                          onDrop: (@Sendable (_ droppedSoFar: Int) -> Void)? = nil)
         -> AsyncStream<ProcedureRequest> {
         let driver = self.driver
-        return stream(bufferingPolicy) { router, continuation in
+        return flowControlledStream(bufferingPolicy, onDrop: onDrop) { router, sink in
             router.addProcedure(event) { [weak driver] name, data, id in
                 guard let driver else { return }
-                continuation.yield(ProcedureRequest(event: name, data: data, id: id, driver: driver))
+                sink.yield(ProcedureRequest(event: name, data: data, id: id, driver: driver))
             }
         }
     }
 
     /// Every session event (connection, auth, channels, errors, raw frames), from now on.
-    public func events(bufferingPolicy: AsyncStream<SessionEvent>.Continuation.BufferingPolicy = .unbounded)
+    /// Flow-controlled like `receiver` by default: a stream more than 256 events behind pauses
+    /// reading the socket (so keep iterating it, or cancel its task); a dropping policy drops
+    /// instead, counted in `droppedStreamItems` and reported to `onDrop`.
+    public func events(bufferingPolicy: AsyncStream<SessionEvent>.Continuation.BufferingPolicy = .unbounded,
+                       onDrop: (@Sendable (_ droppedSoFar: Int) -> Void)? = nil)
         -> AsyncStream<SessionEvent> {
-        stream(bufferingPolicy) { router, continuation in router.addEventListener { continuation.yield($0) } }
+        flowControlledStream(bufferingPolicy, onDrop: onDrop) { router, sink in router.addEventListener { sink.yield($0) } }
     }
 
     // MARK: Channels
@@ -140,11 +156,13 @@ public final class PubSubClient: Sendable {
     /// By default (`.unbounded`) nothing is dropped and the stream is flow-controlled like
     /// `receiver`'s: a consumer more than 256 publications behind pauses reading the socket. A
     /// dropping policy is the explicit alternative, e.g. `.bufferingNewest(1)` for a channel
-    /// carrying the latest state.
+    /// carrying the latest state; its drops are counted in `droppedStreamItems` and reported to
+    /// `onDrop` (on the client's queue, with this stream's drops so far).
     public func channel(_ name: String, options: SubscriptionOptions = SubscriptionOptions(),
-                        bufferingPolicy: AsyncStream<JSONValue?>.Continuation.BufferingPolicy = .unbounded)
+                        bufferingPolicy: AsyncStream<JSONValue?>.Continuation.BufferingPolicy = .unbounded,
+                        onDrop: (@Sendable (_ droppedSoFar: Int) -> Void)? = nil)
         -> AsyncStream<JSONValue?> {
-        let result = flowControlledStream(bufferingPolicy) { router, sink in
+        let result = flowControlledStream(bufferingPolicy, onDrop: onDrop) { router, sink in
             router.addChannelConsumer(name, yield: { sink.yield($0) }, finish: { sink.finish() })
         }
         core.subscribe(name, options: options, onlyIfUnsubscribed: true)
@@ -235,25 +253,23 @@ public final class PubSubClient: Sendable {
         }
     }
 
-    private func stream<T>(_ policy: AsyncStream<T>.Continuation.BufferingPolicy,
-                           _ register: @escaping (EventRouter, AsyncStream<T>.Continuation) -> UInt64) -> AsyncStream<T> {
-        let (stream, continuation) = AsyncStream<T>.makeStream(bufferingPolicy: policy)
-        let token = driver.register { router in register(router, continuation) }
-        // Weak: a stream kept after the client is gone must not keep its driver.
-        continuation.onTermination = { [weak driver] _ in driver?.unregister(token) }
-        return stream
-    }
-
-    /// `stream` for data streams: with `.unbounded`, the items waiting unread are counted and the
-    /// driver pauses reading while more than the high-water mark wait.
+    /// A stream fed by a router registration. With `.unbounded`, the items waiting unread are
+    /// counted and the driver pauses reading while more than the high-water mark wait; with a
+    /// dropping policy, the drops are counted.
     private func flowControlledStream<T>(_ policy: AsyncStream<T>.Continuation.BufferingPolicy,
+                                         onDrop: (@Sendable (Int) -> Void)?,
                                          _ register: @escaping (EventRouter, FlowControlledSink<T>) -> UInt64) -> AsyncStream<T> {
         guard case .unbounded = policy else {
-            return stream(policy) { router, continuation in register(router, FlowControlledSink(continuation, backlog: nil)) }
+            let (stream, continuation) = AsyncStream<T>.makeStream(bufferingPolicy: policy)
+            let sink = FlowControlledSink(continuation, backlog: nil, drops: StreamDropCounter(total: drops, onDrop: onDrop))
+            let token = driver.register { router in register(router, sink) }
+            // Weak: a stream kept after the client is gone must not keep its driver.
+            continuation.onTermination = { [weak driver] _ in driver?.unregister(token) }
+            return stream
         }
         let (inner, continuation) = AsyncStream<T>.makeStream()
         let backlog = StreamBacklog(driver: driver)
-        let sink = FlowControlledSink(continuation, backlog: backlog)
+        let sink = FlowControlledSink(continuation, backlog: backlog, drops: nil)
         let token = driver.register { router in register(router, sink) }
         backlog.token = token
         continuation.onTermination = { [weak driver] _ in driver?.unregister(token) }
@@ -303,7 +319,8 @@ private final class CallCancellation: @unchecked Sendable {
     }
 }
 
-/// The flow control of the data streams (`channel`, `receiver`) with the default policy.
+/// The flow control of the client's streams (`channel`, `receiver`, `procedure`, `events`) with
+/// the default policy.
 public enum StreamFlowControl {
     /// Items waiting unread above which the client stops reading its socket.
     public static let highWaterMark = 256
@@ -311,8 +328,8 @@ public enum StreamFlowControl {
     public static let lowWaterMark = 64
 }
 
-/// Counts a flow-controlled stream's unread items and tells the driver when it falls behind or
-/// catches up. `@unchecked Sendable`: `unread` and `backlogged` are guarded by `lock`; `token` is
+/// Counts a flow-controlled stream's unread items (or the callbacks waiting for the main queue)
+/// and tells the driver when it falls behind or catches up. `@unchecked Sendable`: `unread` and `backlogged` are guarded by `lock`; `token` is
 /// set once before the first item.
 final class StreamBacklog: @unchecked Sendable {
     private let lock = NSLock()
@@ -325,10 +342,10 @@ final class StreamBacklog: @unchecked Sendable {
         self.driver = driver
     }
 
-    /// One item yielded (on the session queue).
-    func added() {
+    /// `count` items yielded (on the session queue).
+    func added(_ count: Int = 1) {
         let crossed = lock.withLock { () -> Bool in
-            unread += 1
+            unread += count
             guard unread > StreamFlowControl.highWaterMark, !backlogged else { return false }
             backlogged = true
             return true
@@ -336,10 +353,10 @@ final class StreamBacklog: @unchecked Sendable {
         if crossed { driver?.setBacklogged(token, true) }
     }
 
-    /// One item taken by the consumer (any thread).
-    func taken() {
+    /// `count` items taken by the consumer (any thread).
+    func taken(_ count: Int = 1) {
         let caughtUp = lock.withLock { () -> Bool in
-            unread -= 1
+            unread -= count
             guard backlogged, unread <= StreamFlowControl.lowWaterMark else { return false }
             backlogged = false
             return true
@@ -350,18 +367,22 @@ final class StreamBacklog: @unchecked Sendable {
     }
 }
 
-/// Where the router yields a data stream's items: counted when flow-controlled.
+/// Where the router yields a stream's items: counted unread when flow-controlled, counted
+/// dropped under a dropping policy.
 final class FlowControlledSink<T: Sendable>: Sendable {
     private let continuation: AsyncStream<T>.Continuation
     private let backlog: StreamBacklog?
+    private let drops: StreamDropCounter?
 
-    init(_ continuation: AsyncStream<T>.Continuation, backlog: StreamBacklog?) {
+    init(_ continuation: AsyncStream<T>.Continuation, backlog: StreamBacklog?, drops: StreamDropCounter?) {
         self.continuation = continuation
         self.backlog = backlog
+        self.drops = drops
     }
 
     func yield(_ item: T) {
-        continuation.yield(item)
+        let result = continuation.yield(item)
+        if case .dropped = result { drops?.record() }
         backlog?.added()
     }
 

@@ -11,7 +11,8 @@ import WireKit
 /// socket's reads and writes need no hop between them; the messages of one step leave in one
 /// write. With a serial `callbackQueue` other than the main queue, the session queue targets it
 /// and callbacks run inline (`deliver`); with the main queue, one dispatch per step carries
-/// all of that step's callbacks.
+/// all of that step's callbacks, and a main queue more than 256 callbacks behind pauses reading
+/// the socket as a stream's backlog does.
 ///
 /// `@unchecked Sendable`: every mutable property is only touched on `queue`.
 final class SessionDriver: @unchecked Sendable {
@@ -52,6 +53,13 @@ final class SessionDriver: @unchecked Sendable {
     /// App streams whose consumer is behind (over their high-water mark): the socket is not
     /// read while any is, so the server is pushed back instead of memory growing.
     private var backloggedStreams: Set<UInt64> = []
+    /// The callbacks sent to `callbackQueue` (the main queue) and not yet run, counted like a
+    /// stream's unread items: a main queue more than `StreamFlowControl.highWaterMark` callbacks
+    /// behind pauses reading too. Nil when callbacks run inline (a slow callback then holds the
+    /// session queue, and with it the socket's reads).
+    private var deliveryBacklog: StreamBacklog?
+    /// `deliveryBacklog`'s key in `backloggedStreams`; router tokens count up from 1.
+    private static let deliveryBacklogToken = UInt64.max
     /// `SessionConfiguration.logSink`; `sessionLog` is fed only when it is on.
     private let logSink: LogSink
     private var sessionLog: SessionLog
@@ -62,7 +70,7 @@ final class SessionDriver: @unchecked Sendable {
     init(configuration: SessionConfiguration, tokenStore: any TokenStore,
          transportFactory: any SessionTransportFactory, label: String = "PubSubClient.session",
          callbackQueue: DispatchQueue? = nil) {
-        if let callbackQueue, callbackQueue !== DispatchQueue.main {
+        if let callbackQueue, !Self.isMain(callbackQueue) {
             queue = DispatchQueue(label: label, target: callbackQueue)
             // Blocks of a concurrent queue do not exclude each other: no inline calls from them.
             targetQueue = Self.isGlobal(callbackQueue) ? nil : callbackQueue
@@ -89,6 +97,11 @@ final class SessionDriver: @unchecked Sendable {
         // A block running on the target queue excludes the session queue just as well, so
         // calls made from it run inline (a `queue.sync` from there would deadlock).
         targetQueue?.setSpecific(key: queueKey, value: ObjectIdentifier(self))
+        if self.callbackQueue != nil {
+            let backlog = StreamBacklog(driver: self)
+            backlog.token = Self.deliveryBacklogToken
+            deliveryBacklog = backlog
+        }
         if let loadError { queue.async { self.broadcast(.error(loadError)) } }
         #if canImport(Network)
         if configuration.reconnectWhenNetworkReturns {
@@ -106,9 +119,15 @@ final class SessionDriver: @unchecked Sendable {
         for transport in transports.values { queue.async { transport.close(code: 1000, reason: "") } }
     }
 
+    // By label: on Linux `DispatchQueue.main` and `.global(qos:)` return a new wrapper object at
+    // each access, so `===` never matches them there (the session then ran on the main queue).
+    private static func isMain(_ queue: DispatchQueue) -> Bool {
+        queue === DispatchQueue.main || queue.label == DispatchQueue.main.label
+    }
+
     private static func isGlobal(_ queue: DispatchQueue) -> Bool {
         let classes: [DispatchQoS.QoSClass] = [.background, .utility, .default, .userInitiated, .userInteractive, .unspecified]
-        return classes.contains { queue === DispatchQueue.global(qos: $0) }
+        return classes.contains { queue === DispatchQueue.global(qos: $0) || queue.label == DispatchQueue.global(qos: $0).label }
     }
 
     /// Whether the caller may touch the session now: on `queue`, or on the queue it targets.
@@ -215,6 +234,9 @@ final class SessionDriver: @unchecked Sendable {
         }
     }
 
+    /// Whether a stream behind its high-water mark holds reading paused (for tests).
+    var isReadingPausedByStreams: Bool { onQueue { !backloggedStreams.isEmpty } }
+
     /// Marks the stream `token` behind or caught up, pausing or resuming reading. On the queue.
     func setBacklogged(_ token: UInt64, _ backlogged: Bool) {
         let wasPaused = !backloggedStreams.isEmpty
@@ -272,7 +294,12 @@ final class SessionDriver: @unchecked Sendable {
         if !pendingDeliveries.isEmpty, let callbackQueue {
             let batch = pendingDeliveries
             pendingDeliveries.removeAll()
-            callbackQueue.async { for callback in batch { callback() } }
+            let backlog = deliveryBacklog
+            backlog?.added(batch.count)
+            callbackQueue.async {
+                for callback in batch { callback() }
+                backlog?.taken(batch.count)
+            }
         }
         rearmTimer()
     }

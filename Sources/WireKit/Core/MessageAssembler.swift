@@ -14,7 +14,10 @@ import Darwin
 /// (1007, checked as each slice arrives so it fails at the first bad byte, across fragments).
 /// A message that arrives as one unfragmented frame in one read skips the reassembly buffer; an
 /// unfragmented binary message spread over several reads is unmasked straight into the `Data` that
-/// is delivered (sized from the frame header), so its bytes are copied once.
+/// is delivered. Memory follows the bytes that actually arrived, never the length a header
+/// announces: at most `initialReservation` is reserved up front, then the storage doubles (capped
+/// at the announced length) as the payload arrives, so a peer that announces 16 MiB and sends one
+/// byte costs 64 KiB, not 16 MiB.
 struct MessageAssembler: Sendable {
     /// Largest message accepted, in bytes.
     var maxMessageSize: Int
@@ -24,8 +27,9 @@ struct MessageAssembler: Sendable {
     private var frameIsFinal = false
     /// Reassembly buffer, unmasked; its capacity is reused across messages.
     private var buffer: [UInt8] = []
-    /// The payload of an unfragmented binary message being received over several reads, at its
-    /// final size; `nil` otherwise.
+    /// The payload of an unfragmented binary message being received over several reads: its
+    /// first `offset` bytes are received, its count is the storage reserved so far (at most the
+    /// frame's length); `nil` otherwise.
     private var binaryPayload: Data?
     /// Payload length of the frame being received, in bytes.
     private var frameLength = 0
@@ -33,6 +37,13 @@ struct MessageAssembler: Sendable {
 
     /// Buffers above this capacity, in bytes, are released after their message.
     private static let retainedCapacity = 1 << 20
+    /// Most storage reserved for a message before its bytes arrive, in bytes: a header's length is
+    /// only a claim, so larger messages grow with what is received.
+    static let initialReservation = 64 << 10
+
+    /// Bytes of storage held for the message being received (reassembly buffer capacity plus the
+    /// binary payload's storage); for tests that check reservations follow received bytes.
+    var reservedBytes: Int { buffer.capacity + (binaryPayload?.count ?? 0) }
 
     init(maxMessageSize: Int) {
         self.maxMessageSize = maxMessageSize
@@ -72,8 +83,9 @@ struct MessageAssembler: Sendable {
             return receiveBinaryPayload(slice, key: key, offset: offset, isFrameEnd: isFrameEnd)
         }
         if offset == 0 && frameIsFinal && buffer.isEmpty {
-            // The last (or only) frame of a text message: its size is known, so grow once.
-            buffer.reserveCapacity(frameLength)
+            // The last (or only) frame of a text message: its announced size, up to a modest cap,
+            // is reserved at once; beyond the cap the buffer grows geometrically as bytes arrive.
+            buffer.reserveCapacity(min(frameLength, Self.initialReservation))
         }
         let start = buffer.count
         buffer.append(contentsOf: slice)
@@ -131,18 +143,15 @@ struct MessageAssembler: Sendable {
     /// several reads: copied, unmasked, into the `Data` that will be delivered.
     private mutating func receiveBinaryPayload(_ slice: UnsafeRawBufferPointer, key: WebSocketMaskingKey?, offset: Int, isFrameEnd: Bool) -> WebSocketEvent? {
         if offset == 0 || binaryPayload == nil {
-            // The length was checked against maxMessageSize when the header arrived. Uninitialized
-            // memory handed to the Data (which frees it): every byte is written below, so zeroing
-            // it first would be a wasted pass over the message.
-            if let memory = malloc(max(frameLength, 1)) {
-                binaryPayload = Data(bytesNoCopy: memory, count: frameLength, deallocator: .free)
-            } else {
-                binaryPayload = Data(count: frameLength)
-            }
+            binaryPayload = Self.uninitializedData(count: min(frameLength, Self.initialReservation))
+        }
+        let end = offset + slice.count
+        if let reserved = binaryPayload?.count, end > reserved {
+            growBinaryPayload(to: end, received: offset)
         }
         if !slice.isEmpty {
             binaryPayload?.withUnsafeMutableBytes { all in
-                let destination = UnsafeMutableRawBufferPointer(rebasing: all[offset..<(offset + slice.count)])
+                let destination = UnsafeMutableRawBufferPointer(rebasing: all[offset..<end])
                 if let key {
                     WebSocketMasking.copy(slice, to: destination, key: key, phase: offset)
                 } else {
@@ -154,6 +163,30 @@ struct MessageAssembler: Sendable {
         binaryPayload = nil
         messageOpcode = nil
         return .binary(payload)
+    }
+
+    /// Moves the `received` bytes of the binary payload into storage of at least `needed` bytes:
+    /// double the current storage, never more than the frame's length (which the last growth
+    /// reaches exactly, so the delivered `Data` has the message's count).
+    private mutating func growBinaryPayload(to needed: Int, received: Int) {
+        let reserved = binaryPayload?.count ?? 0
+        var grown = Self.uninitializedData(count: min(frameLength, max(needed, reserved * 2)))
+        if let old = binaryPayload, received > 0 {
+            grown.withUnsafeMutableBytes { destination in
+                old.withUnsafeBytes { source in
+                    UnsafeMutableRawBufferPointer(rebasing: destination[0..<received])
+                        .copyMemory(from: UnsafeRawBufferPointer(rebasing: source[0..<received]))
+                }
+            }
+        }
+        binaryPayload = grown
+    }
+
+    /// `count` bytes of uninitialized memory owned by a `Data` (which frees it): every byte is
+    /// written before it is read, so zeroing it first would be a wasted pass over the message.
+    private static func uninitializedData(count: Int) -> Data {
+        guard let memory = malloc(max(count, 1)) else { return Data(count: count) }
+        return Data(bytesNoCopy: memory, count: count, deallocator: .free)
     }
 
     private func directBinary(_ slice: UnsafeRawBufferPointer, key: WebSocketMaskingKey?) -> WebSocketEvent {

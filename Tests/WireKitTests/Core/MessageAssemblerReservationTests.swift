@@ -1,0 +1,91 @@
+import Foundation
+import XCTest
+@testable import WireKit
+
+/// The reassembly storage follows the bytes that arrived, not the length a frame header claims.
+final class MessageAssemblerReservationTests: XCTestCase {
+    private let key = WebSocketMaskingKey(0x37FA_213D)
+    private let announced = 16 << 20
+    /// Allocator rounding an array's capacity may add, in bytes.
+    private let slack = 256
+
+    private func header(_ opcode: WebSocketOpcode, length: Int, fin: Bool = true) -> WebSocketFrameHeader {
+        WebSocketFrameHeader(fin: fin, reservedBits: 0, opcode: opcode, maskingKey: key, payloadLength: length)
+    }
+
+    /// Feeds `payload` (masked with `key` as on the wire) in slices of `sliceSize`, starting at `offset`.
+    private func feed(_ assembler: inout MessageAssembler, _ payload: [UInt8], from offset: Int = 0, frameLength: Int, sliceSize: Int) throws -> WebSocketEvent? {
+        var masked = payload
+        masked.withUnsafeMutableBytes { WebSocketMasking.apply(key, to: $0, phase: offset) }
+        var event: WebSocketEvent?
+        var position = 0
+        while position < masked.count {
+            let end = min(position + sliceSize, masked.count)
+            event = try masked[position..<end].withUnsafeBytes { slice in
+                try assembler.receive(slice, key: key, offset: offset + position, isFrameEnd: offset + end == frameLength)
+            }
+            position = end
+        }
+        return event
+    }
+
+    func testHugeAnnouncedBinaryFrameReservesOnlyWhatArrived() throws {
+        var assembler = MessageAssembler(maxMessageSize: announced)
+        try assembler.begin(header(.binary, length: announced))
+        XCTAssertNil(try feed(&assembler, [0x42], frameLength: announced, sliceSize: 1))
+        XCTAssertGreaterThan(assembler.reservedBytes, 0)
+        XCTAssertLessThanOrEqual(assembler.reservedBytes, MessageAssembler.initialReservation + slack)
+    }
+
+    func testHugeAnnouncedTextFrameReservesOnlyWhatArrived() throws {
+        var assembler = MessageAssembler(maxMessageSize: announced)
+        try assembler.begin(header(.text, length: announced))
+        XCTAssertNil(try feed(&assembler, Array("a".utf8), frameLength: announced, sliceSize: 1))
+        XCTAssertGreaterThan(assembler.reservedBytes, 0)
+        XCTAssertLessThanOrEqual(assembler.reservedBytes, MessageAssembler.initialReservation + slack)
+    }
+
+    func testReservationGrowsAtMostTwiceTheReceivedBytes() throws {
+        var assembler = MessageAssembler(maxMessageSize: announced)
+        try assembler.begin(header(.binary, length: announced))
+        let chunk = [UInt8](repeating: 7, count: 100_000)
+        var received = 0
+        for _ in 0..<5 {
+            XCTAssertNil(try feed(&assembler, chunk, from: received, frameLength: announced, sliceSize: 30_000))
+            received += chunk.count
+            XCTAssertLessThanOrEqual(assembler.reservedBytes, 2 * received + slack)
+        }
+    }
+
+    func testLargeBinaryMessageOverManySlicesIsDeliveredIntact() throws {
+        let payload = (0..<300_001).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        var assembler = MessageAssembler(maxMessageSize: announced)
+        try assembler.begin(header(.binary, length: payload.count))
+        let event = try feed(&assembler, payload, frameLength: payload.count, sliceSize: 4_093)
+        guard case .binary(let data)? = event else { return XCTFail("expected a binary message, got \(String(describing: event))") }
+        XCTAssertEqual(data.count, payload.count)
+        XCTAssertTrue(data.elementsEqual(payload))
+        XCTAssertEqual(assembler.reservedBytes, 0)
+    }
+
+    func testLargeTextMessageOverManySlicesIsDeliveredIntact() throws {
+        let text = String(repeating: "héllo wörld ", count: 20_000)
+        let payload = Array(text.utf8)
+        var assembler = MessageAssembler(maxMessageSize: announced)
+        try assembler.begin(header(.text, length: payload.count))
+        let event = try feed(&assembler, payload, frameLength: payload.count, sliceSize: 5_000)
+        XCTAssertEqual(event, .text(text))
+    }
+
+    func testSmallMessageOverTwoSlicesReservesItsOwnLength() throws {
+        for opcode in [WebSocketOpcode.text, .binary] {
+            var assembler = MessageAssembler(maxMessageSize: announced)
+            let payload = Array("0123456789".utf8)
+            try assembler.begin(header(opcode, length: payload.count))
+            XCTAssertNil(try feed(&assembler, Array(payload[0..<4]), frameLength: payload.count, sliceSize: 4))
+            XCTAssertLessThan(assembler.reservedBytes, 64, "\(opcode)")
+            let event = try feed(&assembler, Array(payload[4...]), from: 4, frameLength: payload.count, sliceSize: 6)
+            XCTAssertEqual(event, opcode == .text ? .text("0123456789") : .binary(Data(payload)))
+        }
+    }
+}
