@@ -6,17 +6,10 @@ import XCTest
 /// The broker's I/O limits over real loopback sockets: the slow consumer (`maxOutboundBufferedBytes`),
 /// `maxConnections`, `maxPayload` and the handshake hook, each with the close code the client sees.
 final class BrokerLimitsNetworkTests: XCTestCase {
-    private let handshake = ##"{"event":"#handshake","data":{"authToken":null},"cid":1}"##
+    private let handshake = RawWebSocketClient.anonymousHandshake
 
     private func connect(_ broker: PubSubBroker, subscribingTo channel: String? = nil) throws -> RawWebSocketClient {
-        let client = try RawWebSocketClient(port: broker.port)
-        try client.send(handshake)
-        _ = try client.receiveText()
-        if let channel {
-            try client.send(##"{"event":"#subscribe","data":{"channel":"\##(channel)"},"cid":2}"##)
-            XCTAssertEqual(try client.receiveText(), ##"{"rid":2}"##)
-        }
-        return client
+        try RawWebSocketClient.handshaken(to: broker, subscribingTo: channel)
     }
 
     /// The `n` of a publication frame `{"event":"#publish","data":{"channel":…,"data":{"n":…}}}`.

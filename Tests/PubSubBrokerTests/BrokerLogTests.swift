@@ -7,17 +7,10 @@ import XCTest
 /// What the broker logs through `BrokerOptions.logSink`, over real loopback sockets: connections
 /// and disconnections with the socket id, sockets it closes and why, and the limits hit.
 final class BrokerLogTests: XCTestCase {
-    private let handshake = ##"{"event":"#handshake","data":{"authToken":null},"cid":1}"##
+    private let handshake = RawWebSocketClient.anonymousHandshake
 
     private func connect(_ broker: PubSubBroker, subscribingTo channel: String? = nil) throws -> RawWebSocketClient {
-        let client = try RawWebSocketClient(port: broker.port)
-        try client.send(handshake)
-        _ = try client.receiveText()
-        if let channel {
-            try client.send(##"{"event":"#subscribe","data":{"channel":"\##(channel)"},"cid":2}"##)
-            XCTAssertEqual(try client.receiveText(), ##"{"rid":2}"##)
-        }
-        return client
+        try RawWebSocketClient.handshaken(to: broker, subscribingTo: channel)
     }
 
     func testAClientsConnectionAndDisconnectionAreLoggedWithItsSocketID() async throws {
