@@ -36,4 +36,15 @@ public struct ArgumentReader {
         }
         return number
     }
+
+    /// The value following option `name`, one of `T`'s raw values (`what` names them in the
+    /// message, say "mode").
+    public mutating func choice<T: RawRepresentable & CaseIterable>(for name: String, _ what: String) throws(UsageError) -> T
+    where T.RawValue == String {
+        let text = try value(for: name)
+        guard let parsed = T(rawValue: text) else {
+            throw UsageError("unknown \(what) '\(text)' (\(T.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        return parsed
+    }
 }

@@ -8,7 +8,7 @@ import BenchSupport
 /// unknown ones are rejected.
 struct PubSubBenchOptions: Sendable {
     /// What one run measures.
-    enum Mode: String, Sendable {
+    enum Mode: String, Sendable, CaseIterable {
         /// One invoke of `echo` in flight at a time.
         case invokeRTT = "invoke-rtt"
         /// `window` invokes of `echo` in flight.
@@ -28,7 +28,7 @@ struct PubSubBenchOptions: Sendable {
 
     /// The SocketCluster URL (`ws://host:port/socketcluster/`); empty with `--embedded-broker`.
     /// Which face drives the run.
-    enum API: String, Sendable {
+    enum API: String, Sendable, CaseIterable {
         /// `ScClient`, callbacks on one serial queue.
         case closures
         /// `PubSubClient`, async/await (`invoke`, `publishAck`, `channel()`).
@@ -77,19 +77,14 @@ struct PubSubBenchOptions: Sendable {
             switch argument {
             case "--url": url = try reader.value(for: argument)
             case "--mode":
-                let text = try reader.value(for: argument)
-                guard let parsed = Mode(rawValue: text) else { throw ArgumentReader.UsageError("unknown mode '\(text)'") }
-                mode = parsed
+                mode = try reader.choice(for: argument, "mode")
                 seenMode = true
             case "--count": count = try reader.integer(for: argument, minimum: 1)
             case "--size": size = try reader.integer(for: argument, minimum: 0)
             case "--window": window = try reader.integer(for: argument, minimum: 1)
             case "--subscribers": subscribers = try reader.integer(for: argument, minimum: 1)
             case "--connections": connections = try reader.integer(for: argument, minimum: 1)
-            case "--api":
-                let text = try reader.value(for: argument)
-                guard let parsed = API(rawValue: text) else { throw ArgumentReader.UsageError("unknown api '\(text)'") }
-                api = parsed
+            case "--api": api = try reader.choice(for: argument, "api")
             case "--seconds": seconds = try reader.integer(for: argument, minimum: 1)
             case "--handle-ms": handleMilliseconds = try reader.integer(for: argument, minimum: 0)
             case "--embedded-broker": embeddedBroker = true

@@ -5,7 +5,7 @@ import BenchSupport
 /// options in any order, unknown ones rejected.
 struct BenchOptions: Sendable {
     /// What one run measures.
-    enum Mode: String, Sendable {
+    enum Mode: String, Sendable, CaseIterable {
         case rtt, pipeline, bulk, connections
     }
 
@@ -25,7 +25,7 @@ struct BenchOptions: Sendable {
     /// part of the contract; rtt, pipeline and bulk only).
     var api = API.callbacks
 
-    enum API: String, Sendable {
+    enum API: String, Sendable, CaseIterable {
         case callbacks, async
     }
 
@@ -55,19 +55,14 @@ struct BenchOptions: Sendable {
             switch argument {
             case "--url": url = try reader.value(for: argument)
             case "--mode":
-                let text = try reader.value(for: argument)
-                guard let parsed = Mode(rawValue: text) else { throw ArgumentReader.UsageError("unknown mode '\(text)'") }
-                mode = parsed
+                mode = try reader.choice(for: argument, "mode")
                 seenMode = true
             case "--count": count = try reader.integer(for: argument, minimum: 1)
             case "--size": size = try reader.integer(for: argument, minimum: 0)
             case "--window": window = try reader.integer(for: argument, minimum: 1)
             case "--connections": connections = try reader.integer(for: argument, minimum: 1)
             case "--binary": binary = true
-            case "--api":
-                let text = try reader.value(for: argument)
-                guard let parsed = API(rawValue: text) else { throw ArgumentReader.UsageError("unknown API '\(text)' (callbacks or async)") }
-                api = parsed
+            case "--api": api = try reader.choice(for: argument, "api")
             default: throw ArgumentReader.UsageError("unknown option '\(argument)'")
             }
         }
