@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh clone: installs the peers the tests need (a Python venv
-# with `websockets`; tinyproxy; the Autobahn|Testsuite fuzzing server on Python 2.7), builds with
-# warnings treated as failures, runs `swift test` with code coverage and prints line coverage per
+# with `websockets`; tinyproxy; the Autobahn|Testsuite fuzzing server on Python 2.7), checks the
+# formatting (swift-format lint --strict), builds with warnings treated as failures, runs `swift test` with code coverage and prints line coverage per
 # module, builds the DocC reference (Scripts/docs.sh: no warning, every public symbol with an
 # abstract), then the Autobahn conformance runs (client and server role), a short fuzzing run of
 # every parser (Scripts/fuzz.sh) and the I/O-heavy suites under ThreadSanitizer.
@@ -39,6 +39,9 @@ if ! command -v tinyproxy >/dev/null && [ ! -x /usr/bin/tinyproxy ] && [ ! -x /u
     $SUDO apt-get update -qq && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tinyproxy >/dev/null
 fi
 export WIREKIT_REQUIRE_PEERS=1
+
+step "swift-format lint (Scripts/format.sh --check: strict, the repository's .swift-format)"
+Scripts/format.sh --check
 
 step "swift build --build-tests --enable-code-coverage (warnings fail the build)"
 swift build --build-tests --enable-code-coverage 2>&1 | tee "$PUBSUB_TEST_ENV/build.log"

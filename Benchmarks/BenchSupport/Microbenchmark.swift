@@ -73,7 +73,9 @@ public enum Microbenchmark {
         let secondsElapsed = Double(elapsed) / 1e9
         let gbps = Double(bytesPerRun) * Double(runs) / secondsElapsed / 1e9
         let ops = Double(opsPerRun) * Double(runs) / secondsElapsed
-        BenchReport.emit("{\"benchmark\":\"\(name)\",\"gb_per_s\":\(BenchReport.format(gbps, decimals: 3)),\"ops_per_s\":\(BenchReport.format(ops, decimals: 0)),\"runs\":\(runs),\"checksum\":\(checksum)}\n", to: 1)
+        BenchReport.emit(
+            "{\"benchmark\":\"\(name)\",\"gb_per_s\":\(BenchReport.format(gbps, decimals: 3)),\"ops_per_s\":\(BenchReport.format(ops, decimals: 0)),\"runs\":\(runs),\"checksum\":\(checksum)}\n",
+            to: 1)
     }
 
     /// The method of the shared bench's XOR reference: `passes` timed passes of `body` over

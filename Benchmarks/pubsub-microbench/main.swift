@@ -4,7 +4,8 @@
 import BenchSupport
 import PubSubProtocol
 
-Microbenchmark.checkCommandLine(usage: Microbenchmark.usage(describing: "Micro-benchmarks of the SocketCluster wire model: frame parse and classification, packet and JSON serialization"))
+Microbenchmark.checkCommandLine(
+    usage: Microbenchmark.usage(describing: "Micro-benchmarks of the SocketCluster wire model: frame parse and classification, packet and JSON serialization"))
 
 let payload32 = String(repeating: "abcdefgh", count: 4)
 let payload4K = String(repeating: "The quick brown fox jumps over the lazy dog. ", count: 92).prefix(4096)
@@ -55,7 +56,10 @@ Microbenchmark.measure("parse_json_1MiB_objects", bytesPerRun: document.count, o
 
 let packets: [(String, Packet)] = [
     ("invoke_small", .invoke(event: "echo", data: .string(payload32), cid: 12345)),
-    ("publish_small", .invoke(event: "#publish", data: ["channel": "pubsubbench/fanout", "data": ["i": 1234, "t": 987654321012, "p": .string(payload32)]], cid: 77)),
+    (
+        "publish_small",
+        .invoke(event: "#publish", data: ["channel": "pubsubbench/fanout", "data": ["i": 1234, "t": 987654321012, "p": .string(payload32)]], cid: 77)
+    ),
     ("transmit_4KiB_string", .transmit(event: "chat", data: .string(String(payload4K)))),
 ]
 for (name, packet) in packets {

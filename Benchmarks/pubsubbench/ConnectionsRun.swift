@@ -62,9 +62,10 @@ final class ConnectionsRun: @unchecked Sendable {
             return finish("client \(index): \(error)")
         }
         clients.append(client)
-        client.setBasicListener(onConnect: nil,
-                                onConnectError: { [self] _, info in finish("client \(index): connect failed: \(info.code) \(info.reason)") },
-                                onDisconnect: { [self] _, info in finish("client \(index): disconnected: \(info.code) \(info.reason)") })
+        client.setBasicListener(
+            onConnect: nil,
+            onConnectError: { [self] _, info in finish("client \(index): connect failed: \(info.code) \(info.reason)") },
+            onDisconnect: { [self] _, info in finish("client \(index): disconnected: \(info.code) \(info.reason)") })
         client.connect()
         client.subscribeAck(channelName: Self.channel) { [self] _, error, _ in
             if let error { return finish("client \(index): subscribe failed: \(error)") }

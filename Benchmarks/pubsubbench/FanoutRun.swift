@@ -86,9 +86,10 @@ final class FanoutRun: @unchecked Sendable {
         for index in 0..<options.subscribers {
             guard let client = makeClient() else { return }
             subscribers.append(client)
-            client.setBasicListener(onConnect: nil,
-                                    onConnectError: { [self] _, info in finish("subscriber \(index): connect failed: \(info.code) \(info.reason)") },
-                                    onDisconnect: { [self] _, info in finish("subscriber \(index): disconnected: \(info.code) \(info.reason)") })
+            client.setBasicListener(
+                onConnect: nil,
+                onConnectError: { [self] _, info in finish("subscriber \(index): connect failed: \(info.code) \(info.reason)") },
+                onDisconnect: { [self] _, info in finish("subscriber \(index): disconnected: \(info.code) \(info.reason)") })
             _ = client.onChannel(channelName: Self.channel) { [self] _, data in received(data, subscriber: index) }
             client.connect()
             client.subscribeAck(channelName: Self.channel) { [self] _, error, _ in
@@ -98,9 +99,10 @@ final class FanoutRun: @unchecked Sendable {
         }
         guard let publisher = makeClient() else { return }
         self.publisher = publisher
-        publisher.setBasicListener(onConnect: { [self] _ in becameReady() },
-                                   onConnectError: { [self] _, info in finish("publisher: connect failed: \(info.code) \(info.reason)") },
-                                   onDisconnect: { [self] _, info in finish("publisher: disconnected: \(info.code) \(info.reason)") })
+        publisher.setBasicListener(
+            onConnect: { [self] _ in becameReady() },
+            onConnectError: { [self] _, info in finish("publisher: connect failed: \(info.code) \(info.reason)") },
+            onDisconnect: { [self] _, info in finish("publisher: disconnected: \(info.code) \(info.reason)") })
         publisher.connect()
     }
 
@@ -127,7 +129,8 @@ final class FanoutRun: @unchecked Sendable {
         let now = BenchClock.now()
         let index = expected[subscriber]
         guard let data, data["i"]?.intValue == Int64(index), let sentAt = data["t"]?.intValue,
-              data["p"] == payloads.values[index & 15] else {
+            data["p"] == payloads.values[index & 15]
+        else {
             return finish("subscriber \(subscriber): publication \(index) missing, out of order or altered")
         }
         expected[subscriber] = index + 1

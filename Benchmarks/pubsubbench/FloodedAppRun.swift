@@ -72,7 +72,9 @@ struct FloodedAppRun {
                 try? await Task.sleep(for: .milliseconds(handleMilliseconds))
                 let now = BenchClock.now()
                 if now >= nextReport {
-                    BenchReport.emit("\(Int(Double(now &- start) / 1e9)) s  handled \(tally.handled)  RSS \(BenchReport.residentKiB() / 1024) MiB  peak \(BenchReport.peakResidentKiB() / 1024) MiB  closes \(closes.closes)\n", to: 2)
+                    BenchReport.emit(
+                        "\(Int(Double(now &- start) / 1e9)) s  handled \(tally.handled)  RSS \(BenchReport.residentKiB() / 1024) MiB  peak \(BenchReport.peakResidentKiB() / 1024) MiB  closes \(closes.closes)\n",
+                        to: 2)
                     nextReport += 1_000_000_000
                 }
                 if Task.isCancelled { break }

@@ -42,9 +42,10 @@ final class InvokeRun: @unchecked Sendable {
                     return finish("client: \(error)")
                 }
                 self.client = client
-                client.setBasicListener(onConnect: { [self] _ in beginInvoking() },
-                                        onConnectError: { [self] _, info in finish("connect failed: \(info.code) \(info.reason)") },
-                                        onDisconnect: { [self] _, info in finish("disconnected: \(info.code) \(info.reason)") })
+                client.setBasicListener(
+                    onConnect: { [self] _ in beginInvoking() },
+                    onConnectError: { [self] _, info in finish("connect failed: \(info.code) \(info.reason)") },
+                    onDisconnect: { [self] _, info in finish("disconnected: \(info.code) \(info.reason)") })
                 client.connect()
             }
         }

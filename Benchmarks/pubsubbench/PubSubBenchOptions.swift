@@ -57,7 +57,6 @@ struct PubSubBenchOptions: Sendable {
     /// Only run a broker with an `echo` procedure on this port (0: any), until killed.
     var servePort: Int?
 
-
     static let usage = """
         usage: pubsubbench (--url ws://HOST:PORT/socketcluster/ | --embedded-broker) \
         --mode invoke-rtt|invoke-pipeline|publish-own|publish-fanout|connections|flooded-app \

@@ -42,9 +42,10 @@ final class PublishOwnRun: @unchecked Sendable {
                     return finish("client: \(error)")
                 }
                 self.client = client
-                client.setBasicListener(onConnect: nil,
-                                        onConnectError: { [self] _, info in finish("connect failed: \(info.code) \(info.reason)") },
-                                        onDisconnect: { [self] _, info in finish("disconnected: \(info.code) \(info.reason)") })
+                client.setBasicListener(
+                    onConnect: nil,
+                    onConnectError: { [self] _, info in finish("connect failed: \(info.code) \(info.reason)") },
+                    onDisconnect: { [self] _, info in finish("disconnected: \(info.code) \(info.reason)") })
                 _ = client.onChannel(channelName: Self.channel) { [self] _, data in publication(data) }
                 client.connect()
                 client.subscribeAck(channelName: Self.channel) { [self] _, error, _ in

@@ -43,10 +43,14 @@ if options.embeddedBroker {
 let report: BenchReport
 switch options.mode {
 case .invokeRTT, .invokePipeline:
-    report = options.api == .async ? await AsyncInvokeRun(options: options, url: url).run()
+    report =
+        options.api == .async
+        ? await AsyncInvokeRun(options: options, url: url).run()
         : await InvokeRun(options: options, url: url).run()
 case .publishOwn:
-    report = options.api == .async ? await AsyncPublishOwnRun(options: options, url: url).run()
+    report =
+        options.api == .async
+        ? await AsyncPublishOwnRun(options: options, url: url).run()
         : await PublishOwnRun(options: options, url: url).run()
 case .publishFanout:
     report = await FanoutRun(options: options, url: url).run()

@@ -31,8 +31,16 @@ final class CountingTransport: Transport, @unchecked Sendable {
 final class ByteCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var written = 0, read = 0
-    func add(written n: Int = 0, read m: Int = 0) { lock.withLock { written += n; read += m } }
-    func reset() { lock.withLock { written = 0; read = 0 } }
+    func add(written n: Int = 0, read m: Int = 0) {
+        lock.withLock {
+            written += n; read += m
+        }
+    }
+    func reset() {
+        lock.withLock {
+            written = 0; read = 0
+        }
+    }
     var total: (written: Int, read: Int) { lock.withLock { (written, read) } }
 }
 
@@ -47,7 +55,8 @@ func jsonText(_ size: Int, seed: Int) -> String {
     var text = "["
     var index = seed &* 7919
     while text.utf8.count < size {
-        text += ##"{"event":"#publish","data":{"channel":"chat/lobby","data":{"name":"user\##(index % 97)","text":"message number \##(index) from the lobby","ts":\##(1_700_000_000 + index * 37)}}},"##
+        text +=
+            ##"{"event":"#publish","data":{"channel":"chat/lobby","data":{"name":"user\##(index % 97)","text":"message number \##(index) from the lobby","ts":\##(1_700_000_000 + index * 37)}}},"##
         index += 1
     }
     return String(text.utf8.prefix(size))!
@@ -83,7 +92,8 @@ func run(size: Int, count: Int, deflate: Bool) async throws -> String {
     let (written, read) = counter.total
     await client.close()
     await server.stop()
-    return #"{"bench":"deflate","size":\#(size),"deflate":\#(deflate),"count":\#(count),"msgs_per_s":\#(Int(Double(count) / seconds)),"payload_MB_per_s":\#(String(format: "%.1f", Double(count * size * 2) / seconds / 1e6)),"wire_bytes_per_msg_up":\#(written / count),"wire_bytes_per_msg_down":\#(read / count),"cpu_us_per_roundtrip":\#(String(format: "%.1f", cpu / Double(count) * 1e6))}"#
+    return
+        #"{"bench":"deflate","size":\#(size),"deflate":\#(deflate),"count":\#(count),"msgs_per_s":\#(Int(Double(count) / seconds)),"payload_MB_per_s":\#(String(format: "%.1f", Double(count * size * 2) / seconds / 1e6)),"wire_bytes_per_msg_up":\#(written / count),"wire_bytes_per_msg_down":\#(read / count),"cpu_us_per_roundtrip":\#(String(format: "%.1f", cpu / Double(count) * 1e6))}"#
 }
 
 extension Duration {

@@ -4,7 +4,8 @@
 import BenchSupport
 import WireKit
 
-Microbenchmark.checkCommandLine(usage: Microbenchmark.usage(describing: "Micro-benchmarks of WireKit's sans-I/O core: frame decode and encode, unmasking, UTF-8 validation, URL parsing"))
+Microbenchmark.checkCommandLine(
+    usage: Microbenchmark.usage(describing: "Micro-benchmarks of WireKit's sans-I/O core: frame decode and encode, unmasking, UTF-8 validation, URL parsing"))
 
 let now = WebSocketInstant(nanoseconds: 1)
 
@@ -14,7 +15,8 @@ func openMachine(_ role: WebSocketRole) -> WebSocketStateMachine {
     switch role {
     case .server:
         var machine = WebSocketStateMachine(server: configuration)
-        let request = "GET / HTTP/1.1\r\nHost: h\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        let request =
+            "GET / HTTP/1.1\r\nHost: h\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
         machine.receive(Array(request.utf8), now: now)
         _ = machine.takeOutput()
         while machine.nextEvent() != nil {}
@@ -29,7 +31,8 @@ func openMachine(_ role: WebSocketRole) -> WebSocketStateMachine {
         var machine = WebSocketStateMachine(client: handshake, configuration: configuration)
         machine.start(now: now)
         _ = machine.takeOutput()
-        let response = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(handshake.expectedAccept)\r\n\r\n"
+        let response =
+            "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(handshake.expectedAccept)\r\n\r\n"
         machine.receive(Array(response.utf8), now: now)
         while machine.nextEvent() != nil {}
         return machine

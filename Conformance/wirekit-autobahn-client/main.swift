@@ -26,11 +26,13 @@ if arguments.dropFirst().contains(where: { $0 == "-h" || $0 == "--help" }) {
 }
 /// A refused command line: one line and the hint on standard error, exit 2.
 func refuse(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("""
-        wirekit-autobahn-client: \(message)
-        Run 'wirekit-autobahn-client --help' for usage.
+    FileHandle.standardError.write(
+        Data(
+            """
+            wirekit-autobahn-client: \(message)
+            Run 'wirekit-autobahn-client --help' for usage.
 
-        """.utf8))
+            """.utf8))
     exit(2)
 }
 if let option = arguments.dropFirst().first(where: { $0.hasPrefix("-") }) { refuse("unknown option \(option)") }
@@ -41,7 +43,7 @@ let agent = arguments[2].addingPercentEncoding(withAllowedCharacters: .alphanume
 // Autobahn 9.x sends messages up to 16 MiB; leave headroom like the reference clients do.
 let options = WebSocketOptions(
     connectTimeout: .seconds(10),
-    handshakeTimeout: .seconds(300),   // updateReports answers only once the reports are written
+    handshakeTimeout: .seconds(300),  // updateReports answers only once the reports are written
     maxMessageSize: 32 << 20,
     closeTimeout: .seconds(5)
 )

@@ -21,11 +21,13 @@ let usage = """
 
 /// A refused command line: one line and the hint on standard error, exit 2.
 func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("""
-        wirekit-autobahn-server: \(message)
-        Run 'wirekit-autobahn-server --help' for usage.
+    FileHandle.standardError.write(
+        Data(
+            """
+            wirekit-autobahn-server: \(message)
+            Run 'wirekit-autobahn-server --help' for usage.
 
-        """.utf8))
+            """.utf8))
     exit(2)
 }
 

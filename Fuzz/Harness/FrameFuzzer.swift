@@ -14,8 +14,9 @@ enum FrameFuzzer {
         let server = input.variant & 1 == 1
         let whole = try feed([input.data[...]], server: server)
         let chunked = try feed(input.chunks, server: server)
-        try require(whole.events == chunked.events, name,
-                    "events differ with chunking:\n  whole:   \(whole.events)\n  chunked: \(chunked.events)")
+        try require(
+            whole.events == chunked.events, name,
+            "events differ with chunking:\n  whole:   \(whole.events)\n  chunked: \(chunked.events)")
         if server {
             try require(whole.output == chunked.output, name, "server output differs with chunking")
         }

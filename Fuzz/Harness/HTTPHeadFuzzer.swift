@@ -30,8 +30,9 @@ enum HTTPHeadFuzzer {
         }
         for field in headers {
             try require(HTTPHeadParser.isToken(field.name), name, "header name \(field.name.debugDescription) is not a token")
-            try require(!field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A }), name,
-                        "header value \(field.value.debugDescription) holds CR or LF")
+            try require(
+                !field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A }), name,
+                "header value \(field.value.debugDescription) holds CR or LF")
         }
     }
 

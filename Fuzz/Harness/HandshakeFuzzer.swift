@@ -15,8 +15,9 @@ enum HandshakeFuzzer {
         let server = input.variant & 1 == 1
         let whole = try feed([input.data[...]], server: server)
         let chunked = try feed(input.chunks, server: server)
-        try require(whole.events.map(comparable) == chunked.events.map(comparable), name,
-                    "events differ with chunking:\n  whole:   \(whole.events)\n  chunked: \(chunked.events)")
+        try require(
+            whole.events.map(comparable) == chunked.events.map(comparable), name,
+            "events differ with chunking:\n  whole:   \(whole.events)\n  chunked: \(chunked.events)")
         guard server else { return }
         try require(whole.output == chunked.output, name, "server output differs with chunking")
         let status = String(decoding: whole.output.prefix(12), as: UTF8.self)
@@ -31,7 +32,8 @@ enum HandshakeFuzzer {
     /// Content-Length carries the body bytes that came in the same read as its head.
     static func comparable(_ event: WebSocketEvent) -> WebSocketEvent {
         guard case .closed(var info) = event, case .handshakeRejected(let status, let headers, _)? = info.error,
-              headers.first(name: "Content-Length").flatMap({ Int($0) }) == nil else { return event }
+            headers.first(name: "Content-Length").flatMap({ Int($0) }) == nil
+        else { return event }
         info.error = .handshakeRejected(status: status, headers: headers, body: [])
         return .closed(info)
     }

@@ -41,8 +41,10 @@ enum JSONFuzzer {
             let grammar = JSONGrammar.verdict(bytes, maximumDepth: JSONValue.defaultMaximumDepth)
             let ours = (try? parsed.get()) != nil
             if grammar != .implementationDefined {
-                try require(ours == (grammar == .accept), name,
-                            "RFC 8259 \(grammar == .accept ? "accepts" : "rejects"), we \(ours ? "accept" : "reject") \(String(decoding: bytes, as: UTF8.self).debugDescription)")
+                try require(
+                    ours == (grammar == .accept), name,
+                    "RFC 8259 \(grammar == .accept ? "accepts" : "rejects"), we \(ours ? "accept" : "reject") \(String(decoding: bytes, as: UTF8.self).debugDescription)"
+                )
             }
         }
     }

@@ -147,7 +147,7 @@ struct JSONGrammar {
                 index += 1
                 switch escape {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-                     UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                     if pendingHigh { undefined = true; pendingHigh = false }
                 case UInt8(ascii: "u"):
                     guard let unit = hex4() else { return false }

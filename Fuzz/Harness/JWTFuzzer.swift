@@ -26,10 +26,12 @@ enum JWTFuzzer {
         case .failure(.expired), .failure(.notBefore):
             break
         case .failure(.invalid(let message)):
-            try require(message == "invalid exp value" || message == "invalid nbf value", name,
-                        "our own token for \(payload) fails: \(message)")
+            try require(
+                message == "invalid exp value" || message == "invalid nbf value", name,
+                "our own token for \(payload) fails: \(message)")
         }
-        if case .failure(.invalid("invalid signature")) = JWT.verify(signed, secret: "another secret", now: now) {} else {
+        if case .failure(.invalid("invalid signature")) = JWT.verify(signed, secret: "another secret", now: now) {
+        } else {
             throw FuzzFinding(name, "our token for \(payload) verifies with another secret")
         }
     }

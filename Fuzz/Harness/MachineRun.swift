@@ -64,13 +64,13 @@ enum FuzzHandshake {
     static let key = "dGhlIHNhbXBsZSBub25jZQ=="
     static let url = "ws://server.example.com/chat"
     /// The server's 101 for `key` (accept value from RFC 6455 1.3).
-    static let response = Array((
-        "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
-        "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n").utf8)
+    static let response = Array(
+        ("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" + "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n")
+            .utf8)
     /// A client's upgrade request with `key`.
-    static let request = Array((
-        "GET /chat HTTP/1.1\r\nHost: server.example.com\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
-        "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8)
+    static let request = Array(
+        ("GET /chat HTTP/1.1\r\nHost: server.example.com\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8)
 
     static func clientMachine() -> WebSocketStateMachine {
         // The URL and key are constants that parse; a failure here is a bug in the harness.

@@ -21,7 +21,8 @@ enum PacketFuzzer {
             if case .raw = packet { continue }
             let again = InboundFrame(text: packet.serialized())
             guard case .packets(let back) = again, back.count == 1, sameKind(packet, back[0]),
-                  JSONFuzzer.equivalent(packet.jsonValue, back[0].jsonValue) else {
+                JSONFuzzer.equivalent(packet.jsonValue, back[0].jsonValue)
+            else {
                 throw FuzzFinding(name, "\(packet) serialized as \(packet.serialized()) classifies as \(again)")
             }
         }

@@ -28,8 +28,9 @@ enum UTF8Fuzzer {
             guard let (start, length) = firstError(data) else {
                 throw FuzzFinding(name, "invalid at \(offset), but the standard library finds no error in \(hex(data))")
             }
-            try require(offset >= start && offset <= start + length, name,
-                        "invalid at \(offset), the standard library's error spans \(start)..<\(start + length) in \(hex(data))")
+            try require(
+                offset >= start && offset <= start + length, name,
+                "invalid at \(offset), the standard library's error spans \(start)..<\(start + length) in \(hex(data))")
         }
     }
 

@@ -97,7 +97,8 @@ package struct SHA256: Sendable {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
             for t in 0..<16 {
                 let i = offset + t * 4
-                w[t] = UInt32(buffer[i]) << 24 | UInt32(buffer[i + 1]) << 16
+                w[t] =
+                    UInt32(buffer[i]) << 24 | UInt32(buffer[i + 1]) << 16
                     | UInt32(buffer[i + 2]) << 8 | UInt32(buffer[i + 3])
             }
             for t in 16..<64 {
@@ -118,8 +119,10 @@ package struct SHA256: Sendable {
                     d = c; c = b; b = a; a = t1 &+ t2
                 }
             }
-            state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d,
-                     state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
+            state = (
+                state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d,
+                state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h
+            )
         }
     }
 }

@@ -273,7 +273,8 @@ struct BrokerCore {
     /// awaited, or the session ends.
     private mutating func drainPendingItems(_ connection: BrokerConnectionID, wallClock: Date) {
         while sessions[connection]?.awaitingAuthorization == nil,
-              let item = sessions[connection]?.pendingItems.popLast() {
+            let item = sessions[connection]?.pendingItems.popLast()
+        {
             process(item, from: connection, wallClock: wallClock)
         }
     }
@@ -381,7 +382,8 @@ struct BrokerCore {
             return
         }
         guard let pending = sessions[connection]?.awaitingAuthorization,
-              case .handshake = pending.request else { return }
+            case .handshake = pending.request
+        else { return }
         sessions[connection]?.awaitingAuthorization = nil
         answerError(connection, cid: pending.cid, RemoteError(name: "Error", message: rejection.reason))
         endSession(connection, code: rejection.code, reason: Self.closeReason(rejection.reason), sendClose: true)
@@ -424,8 +426,11 @@ struct BrokerCore {
         let firstHandshake = !session.hasConnected
         session.hasConnected = true
         session.write(
-            Array(HandshakeResponse(id: session.id, pingTimeout: options.pingTimeout.wholeMilliseconds,
-                              isAuthenticated: session.authToken != nil, authError: authError)
+            Array(
+                HandshakeResponse(
+                    id: session.id, pingTimeout: options.pingTimeout.wholeMilliseconds,
+                    isAuthenticated: session.authToken != nil, authError: authError
+                )
                 .serializedResponse(rid: cid).utf8),
             into: &actions)
         if removeToken {
@@ -524,7 +529,8 @@ struct BrokerCore {
         // socketcluster-server checks the limit before anything else, even for a channel the
         // socket is already subscribed to.
         if let limit = options.socketChannelLimit, let session = sessions[connection], session.subscriptions.count >= limit {
-            let message = "Failed to subscribe socket to the \(request.channel) channel - InvalidActionError: Socket "
+            let message =
+                "Failed to subscribe socket to the \(request.channel) channel - InvalidActionError: Socket "
                 + "\(session.id) tried to exceed the channel subscription limit of \(limit)"
             answerError(connection, cid: cid, .broker(message))
             actions.append(.channelLimitReached(connection, channel: request.channel, limit: limit))
@@ -546,7 +552,8 @@ struct BrokerCore {
             unsubscribe(connection, from: channel)
             if let cid { write(Self.emptyResponse(rid: cid), to: connection) }
         } else {
-            let message = "Failed to unsubscribe socket from the \(channel) channel - InvalidActionError: Socket "
+            let message =
+                "Failed to unsubscribe socket from the \(channel) channel - InvalidActionError: Socket "
                 + "\(session.id) tried to unsubscribe from a channel which it is not subscribed to"
             answerError(connection, cid: cid, .broker(message))
         }
@@ -557,7 +564,7 @@ struct BrokerCore {
 
     private mutating func resolveInvoke(
         _ connection: BrokerConnectionID, rid: Int64, result: Result<JSONValue?, RemoteError>,
-        
+
     ) {
         guard let pending = sessions[connection]?.pendingInvokes.removeValue(forKey: rid) else { return }
         actions.append(.completeInvoke(token: pending.token, result: result.mapError { .remote($0) }))
@@ -671,4 +678,3 @@ struct BrokerCore {
         }
     }
 }
-

@@ -37,38 +37,47 @@ struct BrokerLog: Sendable {
 
     /// A socket that had completed its handshake closed.
     func disconnected(_ connection: BrokerConnectionID, socket: String, code: UInt16, reason: String) {
-        sink.log(.info, .broker, "socket disconnected",
-                 metadata: metadata(connection, socket: socket, ["code": String(code), "reason": reason]))
+        sink.log(
+            .info, .broker, "socket disconnected",
+            metadata: metadata(connection, socket: socket, ["code": String(code), "reason": reason]))
     }
 
     /// The broker closes a connection (handshake or ping timeout, a rejected handshake, a protocol
     /// violation, the application's `disconnect`): debug for 1000, notice otherwise.
     func closing(_ connection: BrokerConnectionID, socket: @autoclosure () -> String?, code: UInt16, reason: String) {
-        sink.log(code == 1000 ? .debug : .notice, .broker, "closing connection",
-                 metadata: metadata(connection, socket: socket(), ["code": String(code), "reason": reason]))
+        sink.log(
+            code == 1000 ? .debug : .notice, .broker, "closing connection",
+            metadata: metadata(connection, socket: socket(), ["code": String(code), "reason": reason]))
     }
 
     /// A connection had `bufferedBytes` waiting to be written, more than
     /// `maxOutboundBufferedBytes`, and was closed.
     func slowConsumer(_ connection: BrokerConnectionID, socket: @autoclosure () -> String?, bufferedBytes: Int) {
-        sink.log(.notice, .broker, "slow consumer closed",
-                 metadata: metadata(connection, socket: socket(), [
+        sink.log(
+            .notice, .broker, "slow consumer closed",
+            metadata: metadata(
+                connection, socket: socket(),
+                [
                     "code": String(BrokerOptions.slowConsumerCloseCode), "buffered": String(bufferedBytes),
                     "limit": String(maxOutboundBufferedBytes),
-                 ]))
+                ]))
     }
 
     /// A `#subscribe` was refused at the channel limit.
     func channelLimitReached(_ connection: BrokerConnectionID, socket: @autoclosure () -> String?, channel: String, limit: Int) {
-        sink.log(.notice, .broker, "channel limit reached",
-                 metadata: metadata(connection, socket: socket(), ["channel": channel, "limit": String(limit)]))
+        sink.log(
+            .notice, .broker, "channel limit reached",
+            metadata: metadata(connection, socket: socket(), ["channel": channel, "limit": String(limit)]))
     }
 
     /// An upgraded connection (WireKit's number `webSocket`) was closed at once: `limit`
     /// connections were open.
     func maxConnectionsReached(limit: Int, webSocket: UInt64) {
-        sink.log(.notice, .broker, "max connections reached",
-                 metadata: ["code": String(BrokerOptions.tooManyConnectionsCloseCode), "limit": String(limit),
-                            "websocket": String(webSocket)])
+        sink.log(
+            .notice, .broker, "max connections reached",
+            metadata: [
+                "code": String(BrokerOptions.tooManyConnectionsCloseCode), "limit": String(limit),
+                "websocket": String(webSocket),
+            ])
     }
 }

@@ -105,4 +105,3 @@ public struct BrokerOptions: Sendable {
             .joined()
     }
 }
-

@@ -93,8 +93,9 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
         if let maxConnections, connections.count >= maxConnections {
             log.maxConnectionsReached(limit: maxConnections, webSocket: driver.logConnection)
             _ = try? driver.perform { machine, now in
-                machine.close(code: WebSocketCloseCode(BrokerOptions.tooManyConnectionsCloseCode),
-                              reason: "Too many connections", now: now)
+                machine.close(
+                    code: WebSocketCloseCode(BrokerOptions.tooManyConnectionsCloseCode),
+                    reason: "Too many connections", now: now)
             }
             return nil
         }

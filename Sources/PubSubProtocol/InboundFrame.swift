@@ -20,11 +20,13 @@ public enum InboundFrame: Sendable, Hashable {
     /// Classifies a frame given as UTF-8 bytes (e.g. a binary frame, which servers decode as
     /// UTF-8 text). Invalid UTF-8 gives `.raw` with U+FFFD replacements.
     public init(utf8 bytes: some Collection<UInt8>) {
-        let result = bytes.withContiguousStorageIfAvailable {
-            InboundFrame.classify($0, text: nil, isValidUTF8: false)
-        } ?? Array(bytes).withUnsafeBufferPointer {
-            InboundFrame.classify($0, text: nil, isValidUTF8: false)
-        }
+        let result =
+            bytes.withContiguousStorageIfAvailable {
+                InboundFrame.classify($0, text: nil, isValidUTF8: false)
+            }
+            ?? Array(bytes).withUnsafeBufferPointer {
+                InboundFrame.classify($0, text: nil, isValidUTF8: false)
+            }
         self = result
     }
 
@@ -44,8 +46,11 @@ public enum InboundFrame: Sendable, Hashable {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "{") || bytes[index] == UInt8(ascii: "[") else {
             return rawText()
         }
-        guard case .success(let value) = JSONParser.parse(bytes, maximumDepth: JSONValue.defaultMaximumDepth,
-                                                          inputIsValidUTF8: isValidUTF8) else {
+        guard
+            case .success(let value) = JSONParser.parse(
+                bytes, maximumDepth: JSONValue.defaultMaximumDepth,
+                inputIsValidUTF8: isValidUTF8)
+        else {
             return rawText()
         }
         switch value {

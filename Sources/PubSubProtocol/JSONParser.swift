@@ -25,8 +25,10 @@ struct JSONParser {
     }
 
     /// Parses one complete document (surrounding whitespace allowed, nothing else).
-    static func parse(_ input: UnsafeBufferPointer<UInt8>, maximumDepth: Int,
-                      inputIsValidUTF8: Bool) -> Result<JSONValue, JSONParseError> {
+    static func parse(
+        _ input: UnsafeBufferPointer<UInt8>, maximumDepth: Int,
+        inputIsValidUTF8: Bool
+    ) -> Result<JSONValue, JSONParseError> {
         var parser = JSONParser(input: input, maximumDepth: maximumDepth, inputIsValidUTF8: inputIsValidUTF8)
         do throws(JSONParseError) {
             return .success(try parser.parseDocument())
@@ -250,7 +252,8 @@ struct JSONParser {
         let scalar: UInt32
         if unit >= 0xD800 && unit <= 0xDBFF {
             if next + 5 < input.count, input[next] == UInt8(ascii: "\\"), input[next + 1] == UInt8(ascii: "u"),
-               let low = try? hexQuad(at: next + 2), low >= 0xDC00 && low <= 0xDFFF {
+                let low = try? hexQuad(at: next + 2), low >= 0xDC00 && low <= 0xDFFF
+            {
                 scalar = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
                 next += 6
             } else {
@@ -484,11 +487,13 @@ extension JSONValue {
 
     /// Parses UTF-8 JSON text (RFC 8259, strict: one value, optional surrounding whitespace).
     public init(parsing bytes: some Collection<UInt8>, maximumDepth: Int = JSONValue.defaultMaximumDepth) throws(JSONParseError) {
-        let result = bytes.withContiguousStorageIfAvailable {
-            JSONParser.parse($0, maximumDepth: maximumDepth, inputIsValidUTF8: false)
-        } ?? Array(bytes).withUnsafeBufferPointer {
-            JSONParser.parse($0, maximumDepth: maximumDepth, inputIsValidUTF8: false)
-        }
+        let result =
+            bytes.withContiguousStorageIfAvailable {
+                JSONParser.parse($0, maximumDepth: maximumDepth, inputIsValidUTF8: false)
+            }
+            ?? Array(bytes).withUnsafeBufferPointer {
+                JSONParser.parse($0, maximumDepth: maximumDepth, inputIsValidUTF8: false)
+            }
         self = try result.get()
     }
 

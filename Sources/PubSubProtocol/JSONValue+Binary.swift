@@ -11,7 +11,8 @@ extension JSONValue {
     /// wrapper or its `data` is not valid standard base64.
     public var binaryData: Data? {
         guard case .object(let members) = self, members["base64"] == .bool(true),
-              case .string(let encoded)? = members["data"] else { return nil }
+            case .string(let encoded)? = members["data"]
+        else { return nil }
         return Data(base64Encoded: encoded)
     }
 }

@@ -53,7 +53,8 @@ extension JSONValue {
         case .double(let value):
             // 2^63 itself is not representable as Int64, hence the strict upper bound.
             guard value.rounded(.towardZero) == value, value >= -9_223_372_036_854_775_808.0,
-                  value < 9_223_372_036_854_775_808.0 else { return nil }
+                value < 9_223_372_036_854_775_808.0
+            else { return nil }
             return Int64(value)
         default:
             return nil

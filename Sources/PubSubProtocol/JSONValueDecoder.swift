@@ -97,8 +97,10 @@ struct TreeDecoder: Decoder {
         if T.self == Data.self {
             if let data = value.binaryData as? T { return data }
             if case .string(let encoded) = value, let data = Data(base64Encoded: encoded) as? T { return data }
-            throw DecodingError.dataCorrupted(.init(codingPath: codingPath,
-                                                    debugDescription: "Expected {\"base64\":true,\"data\":...} or a base64 string"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: codingPath,
+                    debugDescription: "Expected {\"base64\":true,\"data\":...} or a base64 string"))
         }
         if T.self == Date.self {
             let text = try decodeString()
@@ -106,7 +108,8 @@ struct TreeDecoder: Decoder {
             if let date = formatter.date(from: text) as? T { return date }
             formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
             if let date = formatter.date(from: text) as? T { return date }
-            throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Expected an ISO 8601 date string, found \(text.debugDescription)"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: codingPath, debugDescription: "Expected an ISO 8601 date string, found \(text.debugDescription)"))
         }
         if T.self == URL.self {
             let text = try decodeString()

@@ -206,7 +206,9 @@ struct UnkeyedTreeEncodingContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: Bool) throws { append(.bool(value)) }
     mutating func encode(_ value: String) throws { append(.string(value)) }
     mutating func encode(_ value: Double) throws { append(try EncodingNode.number(value, value: value, codingPath: codingPath + [nextKey])) }
-    mutating func encode(_ value: Float) throws { append(try EncodingNode.number(EncodingNode.shortestDouble(value), value: value, codingPath: codingPath + [nextKey])) }
+    mutating func encode(_ value: Float) throws {
+        append(try EncodingNode.number(EncodingNode.shortestDouble(value), value: value, codingPath: codingPath + [nextKey]))
+    }
     mutating func encode(_ value: Int) throws { append(EncodingNode.integer(value)) }
     mutating func encode(_ value: Int8) throws { append(EncodingNode.integer(value)) }
     mutating func encode(_ value: Int16) throws { append(EncodingNode.integer(value)) }

@@ -59,11 +59,11 @@ public enum JWT {
         guard parts.count == 3 else { return .failure(.invalid(message: "jwt malformed")) }
         // jws accepts only /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.
         guard isBase64URLSegment(parts[0], allowEmpty: false), isBase64URLSegment(parts[1], allowEmpty: false),
-              isBase64URLSegment(parts[2], allowEmpty: true),
-              let headerBytes = Base64URL.decode(parts[0]),
-              case .object(let header)? = try? JSONValue(parsing: headerBytes),
-              let payloadBytes = Base64URL.decode(parts[1]),
-              let payloadValue = try? JSONValue(parsing: payloadBytes)
+            isBase64URLSegment(parts[2], allowEmpty: true),
+            let headerBytes = Base64URL.decode(parts[0]),
+            case .object(let header)? = try? JSONValue(parsing: headerBytes),
+            let payloadBytes = Base64URL.decode(parts[1]),
+            let payloadValue = try? JSONValue(parsing: payloadBytes)
         else {
             return .failure(.invalid(message: "invalid token"))
         }
@@ -108,7 +108,7 @@ public enum JWT {
         return segment.utf8.allSatisfy { byte in
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
                 return true
             default:
                 return false

@@ -57,7 +57,8 @@ public enum JWTVerificationError: Error, Sendable, Hashable, CustomStringConvert
     private static func isoValue(_ date: Date) -> JSONValue {
         let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
         guard milliseconds.magnitude <= Double(JavaScriptDate.maximumMilliseconds),
-              let text = JavaScriptDate.isoString(milliseconds: Int64(milliseconds)) else { return .null }
+            let text = JavaScriptDate.isoString(milliseconds: Int64(milliseconds))
+        else { return .null }
         return .string(text)
     }
 }

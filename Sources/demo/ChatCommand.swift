@@ -23,11 +23,12 @@ struct ChatCommand {
             Output.error("demo chat: \(error.message)")
             return 2
         }
-        let client = PubSubClient(configuration: SessionConfiguration(
-            address: address,
-            connectTimeout: timeout,
-            ackTimeout: timeout,
-            reconnectPolicy: ReconnectPolicy(initialDelay: .seconds(1), randomness: .seconds(1), maxDelay: .seconds(15))),
+        let client = PubSubClient(
+            configuration: SessionConfiguration(
+                address: address,
+                connectTimeout: timeout,
+                ackTimeout: timeout,
+                reconnectPolicy: ReconnectPolicy(initialDelay: .seconds(1), randomness: .seconds(1), maxDelay: .seconds(15))),
             webSocketOptions: WebSocketOptions(proxy: proxy))
         let channel = ChatMessage.channel(room: room)
         let me = ChatMessage.newSenderID()
@@ -47,8 +48,11 @@ struct ChatCommand {
         }
 
         let console = Console(prompt: "\(name)> ")
-        let incoming = Task { await Self.showRoom(publications, console: console, me: me, name: name,
-                                                  client: client, channel: channel) }
+        let incoming = Task {
+            await Self.showRoom(
+                publications, console: console, me: me, name: name,
+                client: client, channel: channel)
+        }
         let connection = Task { await Self.showConnection(client.events(), console: console) }
         // Ctrl-C (and SIGTERM, SIGHUP) leave the room like /quit, restoring the terminal.
         Signals.handle([SIGINT, SIGTERM, SIGHUP]) { _ in console.interrupt() }
@@ -88,8 +92,10 @@ struct ChatCommand {
     }
 
     /// Prints what others publish in the room, and tells each newcomer who is already here.
-    private static func showRoom(_ publications: AsyncStream<JSONValue?>, console: Console, me: String, name: String,
-                                 client: PubSubClient, channel: String) async {
+    private static func showRoom(
+        _ publications: AsyncStream<JSONValue?>, console: Console, me: String, name: String,
+        client: PubSubClient, channel: String
+    ) async {
         for await publication in publications {
             guard let message = ChatMessage(publication), message.isShown(to: me) else { continue }
             console.show(message.display)

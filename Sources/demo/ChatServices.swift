@@ -32,8 +32,9 @@ struct ChatServices {
         broker.authorizePublish { request in
             guard request.channel.hasPrefix("chat/") else { return }
             guard let message = ChatMessage(request.data) else {
-                throw RemoteError(name: "InvalidChatMessageError",
-                                  message: "Publications on chat/ channels are {type, name, from, text?} objects")
+                throw RemoteError(
+                    name: "InvalidChatMessageError",
+                    message: "Publications on chat/ channels are {type, name, from, text?} objects")
             }
             presence.record(message, socketID: request.socket.id, channel: request.channel)
         }

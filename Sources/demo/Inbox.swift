@@ -21,8 +21,10 @@ final class Inbox<Element: Sendable>: @unchecked Sendable {
 
     /// The first element matching `match`, dropping the ones before it; throws `StoryError`
     /// naming `what` when none arrives within `timeout`.
-    func next(_ what: String, within timeout: Duration = .seconds(5),
-              where match: (Element) -> Bool = { _ in true }) async throws -> Element {
+    func next(
+        _ what: String, within timeout: Duration = .seconds(5),
+        where match: (Element) -> Bool = { _ in true }
+    ) async throws -> Element {
         let deadline = ContinuousClock.now + timeout
         while true {
             let found: Element? = lock.withLock {

@@ -34,8 +34,10 @@ struct Story {
         // Connect: nothing else goes out before the #handshake is answered.
         for user in [alice, bob] {
             let info = try await user.client.connect()
-            step(user.name, "→ #handshake {authToken: null}  ← id \(info.id), pingTimeout \(info.pingTimeout) ms, "
-                 + "isAuthenticated \(info.isAuthenticated)")
+            step(
+                user.name,
+                "→ #handshake {authToken: null}  ← id \(info.id), pingTimeout \(info.pingTimeout) ms, "
+                    + "isAuthenticated \(info.isAuthenticated)")
         }
 
         // RPC: one that fails with a typed remote error, then login, then one that answers.
@@ -48,8 +50,10 @@ struct Story {
         for user in [alice, bob] {
             _ = try await user.client.invoke("login", ["username": .string(user.name)])
             let auth = user.client.auth
-            step(user.name, "→ invoke login {username: \(user.name)}  ← #setAuthToken \(abbreviated(auth.signedToken)) "
-                 + "payload \(auth.token.map { "\($0)" } ?? "none"), then an empty answer")
+            step(
+                user.name,
+                "→ invoke login {username: \(user.name)}  ← #setAuthToken \(abbreviated(auth.signedToken)) "
+                    + "payload \(auth.token.map { "\($0)" } ?? "none"), then an empty answer")
         }
         let whoami = try await alice.client.invoke("whoami")
         step("alice", "→ invoke whoami  ← \(whoami.map { "\($0)" } ?? "no data")")
@@ -102,9 +106,11 @@ struct Story {
         }
         if case .connected(let info) = reconnected {
             let elapsed = (ContinuousClock.now - lostAt).components
-            step("alice", "→ #handshake {authToken: \(abbreviated(alice.client.auth.signedToken))} "
-                 + "(automatic, \(elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000) ms later)  "
-                 + "← new id \(info.id), isAuthenticated \(info.isAuthenticated)")
+            step(
+                "alice",
+                "→ #handshake {authToken: \(abbreviated(alice.client.auth.signedToken))} "
+                    + "(automatic, \(elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000) ms later)  "
+                    + "← new id \(info.id), isAuthenticated \(info.isAuthenticated)")
         }
         _ = try await alice.events.next("alice's resubscription") {
             if case .subscribed(room, _) = $0 { return true } else { return false }
@@ -116,8 +122,10 @@ struct Story {
         // Goodbyes.
         try await bob.client.publishAck(room, bob.says(.leave).json)
         let bobClosed = await bob.client.close().map { "close \($0.code.rawValue)" + ($0.wasClean ? " (clean)" : "") }
-        step("bob", "→ #publish \(room) leave, \(bobClosed ?? "already closed")  ⇒ alice sees "
-             + "\"\(try await aliceRoom.next(from: bob, .leave, seenBy: "alice").display)\"")
+        step(
+            "bob",
+            "→ #publish \(room) leave, \(bobClosed ?? "already closed")  ⇒ alice sees "
+                + "\"\(try await aliceRoom.next(from: bob, .leave, seenBy: "alice").display)\"")
         try await alice.client.publishAck(room, alice.says(.leave).json)
         let aliceClosed = await alice.client.close().map { "close \($0.code.rawValue)" + ($0.wasClean ? " (clean)" : "") }
         step("alice", "→ #publish \(room) leave, \(aliceClosed ?? "already closed")")

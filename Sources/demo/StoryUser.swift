@@ -18,8 +18,9 @@ final class StoryUser: Sendable {
         var configuration = SessionConfiguration(
             address: try ServerAddress(url: url.absoluteString),
             ackTimeout: .seconds(5),
-            reconnectPolicy: ReconnectPolicy(initialDelay: .milliseconds(200), randomness: .zero,
-                                             multiplier: 1.5, maxDelay: .seconds(2)))
+            reconnectPolicy: ReconnectPolicy(
+                initialDelay: .milliseconds(200), randomness: .zero,
+                multiplier: 1.5, maxDelay: .seconds(2)))
         if trace {
             let label = "        " + name.padding(toLength: 6, withPad: " ", startingAt: 0)
             configuration.frameObserver = { direction, text in

@@ -19,7 +19,8 @@ final class ChatMessageTests: XCTestCase {
         XCTAssertTrue(ChatMessage(type: .message, name: "bob", text: "hi", from: "bob00000").isShown(to: me))
         XCTAssertTrue(ChatMessage(type: .here, name: "bob", from: "bob00000", to: me).isShown(to: me))
         XCTAssertFalse(ChatMessage(type: .here, name: "bob", from: "bob00000", to: "carol000").isShown(to: me))
-        XCTAssertEqual(ChatMessage(type: .here, name: "bob", from: "b", to: "c").json,
-                       ["type": "here", "name": "bob", "from": "b", "to": "c"])
+        XCTAssertEqual(
+            ChatMessage(type: .here, name: "bob", from: "b", to: "c").json,
+            ["type": "here", "name": "bob", "from": "b", "to": "c"])
     }
 }

@@ -41,7 +41,7 @@ final class ChatServicesTests: XCTestCase {
             XCTAssertEqual(error.name, "InvalidChatMessageError")
         }
         try await client.publishAck("chat/lobby", ChatMessage(type: .message, name: "ann", text: "hi", from: "a").json)
-        try await client.publishAck("news", ["anything": "goes"])   // other channels are not checked
+        try await client.publishAck("news", ["anything": "goes"])  // other channels are not checked
 
         _ = await client.close()
         await broker.stop()

@@ -4,8 +4,10 @@ import XCTest
 /// exit status 0, and refuses an unknown option with one line and a hint on standard error and
 /// exit status 2. Runs the built executables (`swift build` builds them all).
 final class CommandLineMannersTests: XCTestCase {
-    private static let executables = ["demo", "wirebench", "pubsubbench", "wirekit-microbench", "pubsub-microbench",
-                                      "wirekit-deflatebench", "wirekit-autobahn-client", "wirekit-autobahn-server"]
+    private static let executables = [
+        "demo", "wirebench", "pubsubbench", "wirekit-microbench", "pubsub-microbench",
+        "wirekit-deflatebench", "wirekit-autobahn-client", "wirekit-autobahn-server",
+    ]
 
     func testHelpPrintsTheUsageWithExitStatusesAndExitsZero() throws {
         for name in Self.executables {

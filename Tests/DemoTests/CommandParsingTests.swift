@@ -36,13 +36,17 @@ final class CommandParsingTests: XCTestCase {
     }
 
     func testChatNeedsURLAndNameAndDefaultsTheRoom() throws {
-        XCTAssertEqual(try Command(arguments: ["chat", "--url", "ws://h/socketcluster/", "--name", "ann"]),
-                       .chat(url: "ws://h/socketcluster/", name: "ann", room: "lobby", timeout: 10))
-        XCTAssertEqual(try Command(arguments: ["chat", "--url=ws://h/", "--name=ann", "--room", "dev", "--timeout", "2"]),
-                       .chat(url: "ws://h/", name: "ann", room: "dev", timeout: 2))
-        XCTAssertEqual(try Command(arguments: ["chat", "--url=ws://h/", "--name=ann", "--proxy", "http://u:p@proxy:3128"]),
-                       .chat(url: "ws://h/", name: "ann", room: "lobby", timeout: 10,
-                             proxy: HTTPProxy(host: "proxy", port: 3128, username: "u", password: "p")))
+        XCTAssertEqual(
+            try Command(arguments: ["chat", "--url", "ws://h/socketcluster/", "--name", "ann"]),
+            .chat(url: "ws://h/socketcluster/", name: "ann", room: "lobby", timeout: 10))
+        XCTAssertEqual(
+            try Command(arguments: ["chat", "--url=ws://h/", "--name=ann", "--room", "dev", "--timeout", "2"]),
+            .chat(url: "ws://h/", name: "ann", room: "dev", timeout: 2))
+        XCTAssertEqual(
+            try Command(arguments: ["chat", "--url=ws://h/", "--name=ann", "--proxy", "http://u:p@proxy:3128"]),
+            .chat(
+                url: "ws://h/", name: "ann", room: "lobby", timeout: 10,
+                proxy: HTTPProxy(host: "proxy", port: 3128, username: "u", password: "p")))
         XCTAssertThrowsError(try Command(arguments: ["chat", "--url=ws://h/", "--name=ann", "--proxy", "socks5://h:1"]))
         XCTAssertThrowsError(try Command(arguments: ["chat", "--name", "ann"])) { error in
             XCTAssertEqual("\(error)", "demo chat needs --url")

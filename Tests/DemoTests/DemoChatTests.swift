@@ -117,8 +117,9 @@ final class DemoChatTests: XCTestCase {
     }
 
     func testRefusedConnectionIsOneLineAndANonZeroExit() throws {
-        try assertChatFailsWithOneLine(url: "ws://127.0.0.1:\(try closedPort())/socketcluster/",
-                                       saying: "Connection failed: connection refused")
+        try assertChatFailsWithOneLine(
+            url: "ws://127.0.0.1:\(try closedPort())/socketcluster/",
+            saying: "Connection failed: connection refused")
     }
 
     func testWrongPathOnTheBrokerIsOneLineAndANonZeroExit() throws {
@@ -133,8 +134,9 @@ final class DemoChatTests: XCTestCase {
     func testWebServerAnsweringHTTP404IsOneLineAndANonZeroExit() throws {
         let server = try HTTPNotFoundServer()
         defer { server.stop() }
-        try assertChatFailsWithOneLine(url: "ws://127.0.0.1:\(server.port)/socketcluster/",
-                                       saying: "The server rejected the WebSocket upgrade with HTTP 404")
+        try assertChatFailsWithOneLine(
+            url: "ws://127.0.0.1:\(server.port)/socketcluster/",
+            saying: "The server rejected the WebSocket upgrade with HTTP 404")
     }
 
     func testWebSocketServerThatNeverAnswersTheHandshakeIsOneLineAndANonZeroExit() async throws {
@@ -145,8 +147,10 @@ final class DemoChatTests: XCTestCase {
     }
 
     /// `demo chat --url url` exits non-zero with exactly one line on stderr naming the URL.
-    private func assertChatFailsWithOneLine(url: String, timeout: Int = 10, saying reason: String = "",
-                                            file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertChatFailsWithOneLine(
+        url: String, timeout: Int = 10, saying reason: String = "",
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let chat = try DemoProcess(["chat", "--url", url, "--name", "alice", "--timeout", "\(timeout)"])
         chat.closeInput()
         let status = chat.waitForExit()

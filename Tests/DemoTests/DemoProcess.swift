@@ -104,8 +104,10 @@ final class DemoProcess: @unchecked Sendable {
     /// `demo` because DemoTests depends on its target; the other executables `swift build` builds.
     static func executable(named name: String = "demo") throws -> URL {
         let bundle = Bundle(for: DemoProcess.self).bundleURL
-        var candidates = [bundle.deletingLastPathComponent(), Bundle.main.bundleURL,
-                          URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent()]
+        var candidates = [
+            bundle.deletingLastPathComponent(), Bundle.main.bundleURL,
+            URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent(),
+        ]
         // Fallback: the default build directory of this checkout.
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()

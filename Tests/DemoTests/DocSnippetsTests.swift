@@ -28,10 +28,12 @@ final class DocSnippetsTests: XCTestCase {
     }
 
     func testLoggingSnippetsAreCompiled() throws {
-        try assertSnippets(of: "Sources/WireKit/WireKit.docc/Logging.md", areIn: [
-            "Tests/WireKitTests/Logging/LoggingGuideTests.swift", "Tests/WireKitTests/Logging/SwiftLogBridgeTests.swift",
-            "Tests/WireKitTests/Logging/OSLogBridgeTests.swift",
-        ])
+        try assertSnippets(
+            of: "Sources/WireKit/WireKit.docc/Logging.md",
+            areIn: [
+                "Tests/WireKitTests/Logging/LoggingGuideTests.swift", "Tests/WireKitTests/Logging/SwiftLogBridgeTests.swift",
+                "Tests/WireKitTests/Logging/OSLogBridgeTests.swift",
+            ])
     }
 
     /// The bridges are copied whole into apps, so each must be one block of its test file, line
@@ -52,13 +54,17 @@ final class DocSnippetsTests: XCTestCase {
     private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    private func assertSnippets(of document: String, areIn testFile: String, file: StaticString = #filePath,
-                                line: UInt = #line) throws {
+    private func assertSnippets(
+        of document: String, areIn testFile: String, file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws {
         try assertSnippets(of: document, areIn: [testFile], file: file, line: line)
     }
 
-    private func assertSnippets(of document: String, areIn testFiles: [String], file: StaticString = #filePath,
-                                line: UInt = #line) throws {
+    private func assertSnippets(
+        of document: String, areIn testFiles: [String], file: StaticString = #filePath,
+        line: UInt = #line
+    ) throws {
         let markdown = try String(contentsOf: Self.root.appendingPathComponent(document), encoding: .utf8)
         var compiled: Set<String> = []
         for testFile in testFiles {
@@ -70,8 +76,9 @@ final class DocSnippetsTests: XCTestCase {
         XCTAssertFalse(blocks.isEmpty, "no swift blocks in \(document)", file: file, line: line)
         for block in blocks {
             for text in block where !text.isEmpty {
-                XCTAssertTrue(compiled.contains(text) || compiled.contains("// Docs: " + text),
-                              "\(document) line not in \(testFile): \(text)", file: file, line: line)
+                XCTAssertTrue(
+                    compiled.contains(text) || compiled.contains("// Docs: " + text),
+                    "\(document) line not in \(testFile): \(text)", file: file, line: line)
             }
         }
     }

@@ -57,7 +57,8 @@ final class BrokerCoreTests: XCTestCase {
         core.authorizesSubscribe = true
         core.connectionOpened(connection, now: start)
         _ = text(&core, ##"{"event":"#handshake","cid":1}"##, at: 0)
-        let held = text(&core,
+        let held = text(
+            &core,
             ##"[{"event":"#subscribe","data":{"channel":"c"},"cid":2},{"event":"#unsubscribe","data":"c","cid":3}]"##,
             at: 0)
         XCTAssertEqual(sends(held), [])
@@ -81,7 +82,8 @@ final class BrokerCoreTests: XCTestCase {
         XCTAssertEqual(drain(&core).count, 1, "one ping")
         core.timeElapsed(now: at(13))
         let timedOut = drain(&core)
-        XCTAssertTrue(timedOut.contains { if case .close(other, 4005, "") = $0 { return true } else { return false } },
-                      "handshake timeout \(timedOut)")
+        XCTAssertTrue(
+            timedOut.contains { if case .close(other, 4005, "") = $0 { return true } else { return false } },
+            "handshake timeout \(timedOut)")
     }
 }

@@ -43,8 +43,9 @@ final class BrokerLimitsCoreTests: XCTestCase {
         let refused = try JSONValue(parsing: XCTUnwrap(subscribe(&core, "c", cid: 4)))  // above
         XCTAssertEqual(refused["rid"], 4)
         XCTAssertEqual(refused["error"]?["name"], "BrokerError")
-        XCTAssertEqual(refused["error"]?["message"]?.stringValue,
-                       "Failed to subscribe socket to the c channel - InvalidActionError: Socket \(id) tried to exceed the channel subscription limit of 2")
+        XCTAssertEqual(
+            refused["error"]?["message"]?.stringValue,
+            "Failed to subscribe socket to the c channel - InvalidActionError: Socket \(id) tried to exceed the channel subscription limit of 2")
         XCTAssertEqual(core.subscriptions(of: connection), ["a", "b"])
         XCTAssertEqual(core.subscriberCount(of: "c"), 0)
         // As socketcluster-server: the limit is checked first, even for a channel already held.

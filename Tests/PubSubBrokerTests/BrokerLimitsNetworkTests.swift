@@ -62,7 +62,9 @@ final class BrokerLimitsNetworkTests: XCTestCase {
         var close: RawWebSocketClient.Frame?
         while close == nil {
             let frame = try slow.receiveFrame()
-            if frame.opcode == 0x8 { close = frame } else if frame.opcode == 0x1, !frame.payload.isEmpty {
+            if frame.opcode == 0x8 {
+                close = frame
+            } else if frame.opcode == 0x1, !frame.payload.isEmpty {
                 received.append(try sequenceNumber(frame.text))
             }
         }

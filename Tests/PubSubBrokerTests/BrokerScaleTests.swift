@@ -38,12 +38,13 @@ final class BrokerScaleTests: XCTestCase {
         XCTAssertEqual(received, clientCount)
 
         let perConnection = Double(loaded.residentKiB - baseline.residentKiB) / Double(clientCount)
-        print(String(
-            format: "PubSubBroker scale: %d clients connected+subscribed in %.2f s; RSS %d -> %d KiB "
-                + "(%.1f KiB per idle connection, broker + WireKit + minimal test client); threads %d; "
-                + "one publication to %d subscribers in %.1f ms",
-            clientCount, connectSeconds, baseline.residentKiB, loaded.residentKiB, perConnection, loaded.threads,
-            clientCount, fanOutSeconds * 1_000))
+        print(
+            String(
+                format: "PubSubBroker scale: %d clients connected+subscribed in %.2f s; RSS %d -> %d KiB "
+                    + "(%.1f KiB per idle connection, broker + WireKit + minimal test client); threads %d; "
+                    + "one publication to %d subscribers in %.1f ms",
+                clientCount, connectSeconds, baseline.residentKiB, loaded.residentKiB, perConnection, loaded.threads,
+                clientCount, fanOutSeconds * 1_000))
 
         let stopping = Task { await broker.stop() }
         for client in clients {

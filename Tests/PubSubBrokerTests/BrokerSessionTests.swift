@@ -112,10 +112,12 @@ final class BrokerSessionTests: XCTestCase {
         let driver = makeDriver()
         let connection = connected(driver)
         driver.send(##"{"event":"#authenticate","data":42,"cid":2}"##, on: connection)
-        XCTAssertEqual(Array(texts(driver.outputs(of: connection)).dropFirst()), [
-            ##"{"rid":2,"error":{"message":"Invalid token format - Token must be a string","name":"AuthTokenError","isBadToken":true}}"##,
-            ##"{"event":"#removeAuthToken"}"##,
-        ])
+        XCTAssertEqual(
+            Array(texts(driver.outputs(of: connection)).dropFirst()),
+            [
+                ##"{"rid":2,"error":{"message":"Invalid token format - Token must be a string","name":"AuthTokenError","isBadToken":true}}"##,
+                ##"{"event":"#removeAuthToken"}"##,
+            ])
     }
 
     func testExpiredTokenIsRemovedOnTheNextPong() {
@@ -140,9 +142,11 @@ final class BrokerSessionTests: XCTestCase {
         driver.send(##"{"event":"#handshake","data":{"authToken":"\##(token)"},"cid":1}"##, on: connection)
         driver.clock.advance(by: 6)
         driver.send(##"{"event":"whoami","cid":2}"##, on: connection)
-        XCTAssertEqual(Array(texts(driver.outputs(of: connection)).dropFirst()), [
-            ##"{"event":"#removeAuthToken"}"##, ##"{"rid":2,"data":false}"##,
-        ])
+        XCTAssertEqual(
+            Array(texts(driver.outputs(of: connection)).dropFirst()),
+            [
+                ##"{"event":"#removeAuthToken"}"##, ##"{"rid":2,"data":false}"##,
+            ])
     }
 
     func testSetAuthTokenAddsIssuedAtAndDefaultExpiry() throws {
@@ -209,9 +213,11 @@ final class BrokerSessionTests: XCTestCase {
         XCTAssertEqual(socket.subscriptions, ["a", "b"])
         socket.kickOut()
         driver.settle()
-        XCTAssertEqual(Array(texts(driver.outputs(of: connection)).suffix(2)), [
-            ##"{"event":"#kickOut","data":{"channel":"a"}}"##, ##"{"event":"#kickOut","data":{"channel":"b"}}"##,
-        ])
+        XCTAssertEqual(
+            Array(texts(driver.outputs(of: connection)).suffix(2)),
+            [
+                ##"{"event":"#kickOut","data":{"channel":"a"}}"##, ##"{"event":"#kickOut","data":{"channel":"b"}}"##,
+            ])
         XCTAssertEqual(socket.subscriptions, [])
         XCTAssertEqual(driver.broker.subscriberCount(channel: "a"), 0)
     }
@@ -276,13 +282,15 @@ final class BrokerSessionTests: XCTestCase {
             ##"[{"event":"#subscribe","data":{"channel":"a"},"cid":2},{"event":"#publish","data":{"channel":"a","data":1},"cid":3},"##
                 + ##"{"event":"#publish","data":{"channel":"no"},"cid":4},{"event":"echo","data":"last","cid":5}]"##,
             on: connection)
-        XCTAssertEqual(Array(texts(driver.outputs(of: connection)).dropFirst()), [
-            ##"{"rid":2}"##,
-            ##"{"event":"#publish","data":{"channel":"a","data":1}}"##,
-            ##"{"rid":3}"##,
-            ##"{"rid":4,"error":{"message":"no","name":"NoError"}}"##,
-            ##"{"rid":5,"data":"last"}"##,
-        ])
+        XCTAssertEqual(
+            Array(texts(driver.outputs(of: connection)).dropFirst()),
+            [
+                ##"{"rid":2}"##,
+                ##"{"event":"#publish","data":{"channel":"a","data":1}}"##,
+                ##"{"rid":3}"##,
+                ##"{"rid":4,"error":{"message":"no","name":"NoError"}}"##,
+                ##"{"rid":5,"data":"last"}"##,
+            ])
         XCTAssertEqual(seen.entries, ["a 1", "no 0"])
     }
 

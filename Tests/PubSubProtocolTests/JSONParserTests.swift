@@ -174,9 +174,11 @@ final class JSONParserTests: XCTestCase {
 
     func testConformanceRejectCases() {
         // Selected "n_" cases of the JSONTestSuite.
-        for text in ["0.e1", "2.e3", "1 000", "[1.2a-3]", "{\"a\":\"b\"}#{}", "[\"a\"\u{0}]", "[\"\\\u{0}\"]",
-                     "[-1x]", "[0e]", "[1.0e-]", "[.123]", "[012]", "[-.1]", "[Infinity]", "[\"\\uD800\\\"]",
-                     "{\"a\":1 ,}", "[\"x\",,]", "{\"a\" \"b\"}", "[\u{7f}]", "[\"\\a\"]", "[\"\\\\\\\"]"] {
+        for text in [
+            "0.e1", "2.e3", "1 000", "[1.2a-3]", "{\"a\":\"b\"}#{}", "[\"a\"\u{0}]", "[\"\\\u{0}\"]",
+            "[-1x]", "[0e]", "[1.0e-]", "[.123]", "[012]", "[-.1]", "[Infinity]", "[\"\\uD800\\\"]",
+            "{\"a\":1 ,}", "[\"x\",,]", "{\"a\" \"b\"}", "[\u{7f}]", "[\"\\a\"]", "[\"\\\\\\\"]",
+        ] {
             assertRejects(text)
         }
     }
@@ -191,13 +193,13 @@ final class JSONParserTests: XCTestCase {
 
     func testInvalidUTF8InByteInputIsRejected() {
         let cases: [[UInt8]] = [
-            [0x22, 0xFF, 0x22],                    // invalid lead byte
-            [0x22, 0xC3, 0x22],                    // truncated sequence
-            [0x22, 0xC0, 0xAF, 0x22],              // overlong "/"
-            [0x22, 0xED, 0xA0, 0x80, 0x22],        // encoded surrogate
+            [0x22, 0xFF, 0x22],  // invalid lead byte
+            [0x22, 0xC3, 0x22],  // truncated sequence
+            [0x22, 0xC0, 0xAF, 0x22],  // overlong "/"
+            [0x22, 0xED, 0xA0, 0x80, 0x22],  // encoded surrogate
             [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22],  // above U+10FFFF
-            [0x22, 0x5C, 0x6E, 0xFF, 0x22],        // invalid after an escape
-            [0x5B, 0xC3, 0xA9, 0x5D],              // non-ASCII outside a string
+            [0x22, 0x5C, 0x6E, 0xFF, 0x22],  // invalid after an escape
+            [0x5B, 0xC3, 0xA9, 0x5D],  // non-ASCII outside a string
         ]
         for bytes in cases {
             XCTAssertThrowsError(try parseBytes(bytes), "\(bytes)")

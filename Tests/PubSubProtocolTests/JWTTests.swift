@@ -5,9 +5,12 @@ import PubSubProtocol
 /// Tokens and verdicts from Tests/Fixtures/socketcluster-server-19/README.md and its recordings.
 final class JWTTests: XCTestCase {
     private let secret = "test-secret"
-    private let validToken = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ1c2VybmFtZSI6ImFsaWNlIiwiaWF0IjoxNzAwMDAwMDAwLCJleHAiOjQxMDI0NDQ4MDB9.kGADQPjeIv6USYeSV4bSZnLqwkxEGwaH1tX5ORHkL3M"
-    private let expiredToken = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ1c2VybmFtZSI6ImFsaWNlIiwiaWF0IjoxNjAwMDAwMDAwLCJleHAiOjE2MDAwMDAwNjB9.k2rrocL-qvDH2PH7L0tfbG2e6tUXFDHxpfmPJ2DPHec"
-    private let badSignatureToken = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ1c2VybmFtZSI6ImFsaWNlIiwiaWF0IjoxNzAwMDAwMDAwLCJleHAiOjQxMDI0NDQ4MDB9.Mo2aPFIivNgsTf4GWk53sirB61keVW1nBzobcappngY"
+    private let validToken =
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ1c2VybmFtZSI6ImFsaWNlIiwiaWF0IjoxNzAwMDAwMDAwLCJleHAiOjQxMDI0NDQ4MDB9.kGADQPjeIv6USYeSV4bSZnLqwkxEGwaH1tX5ORHkL3M"
+    private let expiredToken =
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ1c2VybmFtZSI6ImFsaWNlIiwiaWF0IjoxNjAwMDAwMDAwLCJleHAiOjE2MDAwMDAwNjB9.k2rrocL-qvDH2PH7L0tfbG2e6tUXFDHxpfmPJ2DPHec"
+    private let badSignatureToken =
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ1c2VybmFtZSI6ImFsaWNlIiwiaWF0IjoxNzAwMDAwMDAwLCJleHAiOjQxMDI0NDQ4MDB9.Mo2aPFIivNgsTf4GWk53sirB61keVW1nBzobcappngY"
     /// The recordings were made on 2026-11-21.
     private let recordingTime = Date(timeIntervalSince1970: 1_795_248_162)
 
@@ -102,8 +105,9 @@ final class JWTTests: XCTestCase {
         XCTAssertEqual(error.name, "AuthTokenNotBeforeError")
         XCTAssertEqual(error.message, "jwt not active")
         XCTAssertFalse(error.isBadToken)
-        XCTAssertEqual(error.remoteError.dehydrated(),
-                       ["message": "jwt not active", "name": "AuthTokenNotBeforeError", "date": "2033-05-18T03:33:20.000Z", "isBadToken": false])
+        XCTAssertEqual(
+            error.remoteError.dehydrated(),
+            ["message": "jwt not active", "name": "AuthTokenNotBeforeError", "date": "2033-05-18T03:33:20.000Z", "isBadToken": false])
         XCTAssertNoThrow(try JWT.verify(future, secret: secret, now: Date(timeIntervalSince1970: 2_000_000_000)).get())
 
         let badExp = JWT.sign(payload: ["exp": "tomorrow"], secret: secret)
@@ -151,8 +155,9 @@ final class JWTTests: XCTestCase {
     private func recordedLoginToken() throws -> String {
         for frame in try fixture("login.proto2.jsonl") {
             if case .packets(let packets) = InboundFrame(text: frame.text ?? "#"),
-               case .transmit("#setAuthToken", let data)? = packets.first,
-               let token = data?["token"]?.stringValue {
+                case .transmit("#setAuthToken", let data)? = packets.first,
+                let token = data?["token"]?.stringValue
+            {
                 return token
             }
         }
@@ -162,8 +167,9 @@ final class JWTTests: XCTestCase {
     private func recordedAuthError(file: String) throws -> JSONValue {
         for frame in try fixture(file) where frame.direction == "server->client" {
             if case .packets(let packets) = InboundFrame(text: frame.text ?? "#"),
-               case .response(_, .success(let data))? = packets.first,
-               let authError = data?["authError"] {
+                case .response(_, .success(let data))? = packets.first,
+                let authError = data?["authError"]
+            {
                 return authError
             }
         }
@@ -174,7 +180,8 @@ final class JWTTests: XCTestCase {
     private func recordedErrorResponse(file: String) throws -> JSONValue {
         for frame in try fixture(file) where frame.direction == "server->client" {
             if case .packets(let packets) = InboundFrame(text: frame.text ?? "#"),
-               case .response(_, .failure(let error))? = packets.first {
+                case .response(_, .failure(let error))? = packets.first
+            {
                 return error.dehydrated()
             }
         }

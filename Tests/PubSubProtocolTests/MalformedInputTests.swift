@@ -25,8 +25,10 @@ final class MalformedInputTests: XCTestCase {
     }
 
     func testRandomJSONTokenSoupNeverCrashes() {
-        let tokens = ["{", "}", "[", "]", ",", ":", "\"", "\\", "\\u", "d800", "-", "0", "1", "e", ".", "+",
-                      "true", "null", "\"event\"", "\"cid\"", "\"rid\"", "\"error\"", " ", "\n", "é", "\u{0}"]
+        let tokens = [
+            "{", "}", "[", "]", ",", ":", "\"", "\\", "\\u", "d800", "-", "0", "1", "e", ".", "+",
+            "true", "null", "\"event\"", "\"cid\"", "\"rid\"", "\"error\"", " ", "\n", "é", "\u{0}",
+        ]
         var generator = SplitMix64(seed: 99)
         for _ in 0..<5000 {
             var text = ""
@@ -97,34 +99,39 @@ final class MalformedInputTests: XCTestCase {
         XCTAssertThrowsError(try HandshakeResponse(parsing: ["id": "a", "pingTimeout": -1]))
         XCTAssertThrowsError(try HandshakeResponse(parsing: ["id": "a", "pingTimeout": 1e300]))
         XCTAssertThrowsError(try HandshakeResponse(parsing: ["id": "a", "pingTimeout": 1, "isAuthenticated": 1]))
-        XCTAssertEqual(try HandshakeResponse(parsing: ["id": "a", "pingTimeout": 1]),
-                       HandshakeResponse(id: "a", pingTimeout: 1, isAuthenticated: false))
+        XCTAssertEqual(
+            try HandshakeResponse(parsing: ["id": "a", "pingTimeout": 1]),
+            HandshakeResponse(id: "a", pingTimeout: 1, isAuthenticated: false))
         XCTAssertThrowsError(try AuthenticateResponse(parsing: ["authError": nil])) { error in
             XCTAssertEqual("\(error)", "Authenticate response has no boolean isAuthenticated")
         }
-        let response = HandshakeResponse(id: "abc", pingTimeout: 20000, isAuthenticated: false,
-                                         authError: RemoteError(name: "AuthTokenInvalidError", message: "invalid token", fields: ["isBadToken": true]))
+        let response = HandshakeResponse(
+            id: "abc", pingTimeout: 20000, isAuthenticated: false,
+            authError: RemoteError(name: "AuthTokenInvalidError", message: "invalid token", fields: ["isBadToken": true]))
         XCTAssertEqual(try HandshakeResponse(parsing: try JSONValue(parsing: response.serializedResponse(rid: 1))["data"]), response)
     }
 
     private func assertConsistent(_ frame: InboundFrame, file: StaticString = #filePath, line: UInt = #line) {
         if case .packets(let packets) = frame {
             for packet in packets {
-                if case .invoke(_, _, let cid) = packet { XCTAssertEqual(Packet(classifying: packet.jsonValue), .invoke(event: packet.eventName ?? "", data: packet.data, cid: cid), file: file, line: line) }
+                if case .invoke(_, _, let cid) = packet {
+                    XCTAssertEqual(
+                        Packet(classifying: packet.jsonValue), .invoke(event: packet.eventName ?? "", data: packet.data, cid: cid), file: file, line: line)
+                }
             }
         }
     }
 }
 
-private extension Packet {
-    var eventName: String? {
+extension Packet {
+    fileprivate var eventName: String? {
         switch self {
         case .transmit(let event, _), .invoke(let event, _, _): return event
         default: return nil
         }
     }
 
-    var data: JSONValue? {
+    fileprivate var data: JSONValue? {
         switch self {
         case .transmit(_, let data), .invoke(_, let data, _): return data
         default: return nil

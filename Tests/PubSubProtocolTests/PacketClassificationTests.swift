@@ -34,13 +34,15 @@ final class PacketClassificationTests: XCTestCase {
         XCTAssertEqual(classify(#"{"rid":4,"data":"ok"}"#), .packets([.response(rid: 4, result: .success("ok"))]))
         XCTAssertEqual(classify(#"{"rid":2}"#), .packets([.response(rid: 2, result: .success(nil))]))
         XCTAssertEqual(classify(#"{"rid":2,"data":null}"#), .packets([.response(rid: 2, result: .success(.null))]))
-        XCTAssertEqual(classify(#"{"rid":5,"error":{"message":"Nope","name":"CustomError","code":42}}"#),
-                       .packets([.response(rid: 5, result: .failure(RemoteError(name: "CustomError", message: "Nope", fields: ["code": 42])))]))
+        XCTAssertEqual(
+            classify(#"{"rid":5,"error":{"message":"Nope","name":"CustomError","code":42}}"#),
+            .packets([.response(rid: 5, result: .failure(RemoteError(name: "CustomError", message: "Nope", fields: ["code": 42])))]))
     }
 
     func testErrorWinsOverDataAndNullErrorIsSuccess() {
-        XCTAssertEqual(classify(#"{"rid":1,"data":"ignored","error":"bad"}"#),
-                       .packets([.response(rid: 1, result: .failure(RemoteError(hydrating: "bad")))]))
+        XCTAssertEqual(
+            classify(#"{"rid":1,"data":"ignored","error":"bad"}"#),
+            .packets([.response(rid: 1, result: .failure(RemoteError(hydrating: "bad")))]))
         XCTAssertEqual(classify(#"{"rid":1,"data":"kept","error":null}"#), .packets([.response(rid: 1, result: .success("kept"))]))
     }
 
@@ -76,13 +78,15 @@ final class PacketClassificationTests: XCTestCase {
     }
 
     func testBatchElementsAreClassifiedInOrderAndNestedArraysAreRaw() {
-        XCTAssertEqual(classify(#"[{"event":"chat","data":1},[{"event":"x"}],5,{"rid":1},{"nope":true}]"#), .packets([
-            .transmit(event: "chat", data: 1),
-            .raw([["event": "x"]]),
-            .raw(5),
-            .response(rid: 1, result: .success(nil)),
-            .raw(["nope": true]),
-        ]))
+        XCTAssertEqual(
+            classify(#"[{"event":"chat","data":1},[{"event":"x"}],5,{"rid":1},{"nope":true}]"#),
+            .packets([
+                .transmit(event: "chat", data: 1),
+                .raw([["event": "x"]]),
+                .raw(5),
+                .response(rid: 1, result: .success(nil)),
+                .raw(["nope": true]),
+            ]))
         XCTAssertEqual(classify("[]"), .packets([]))
     }
 
@@ -96,14 +100,21 @@ final class PacketClassificationTests: XCTestCase {
     func testSerializationUsesJavaScriptKeyOrder() {
         XCTAssertEqual(Packet.transmit(event: "chat", data: ["text": "hi"]).serialized(), #"{"event":"chat","data":{"text":"hi"}}"#)
         XCTAssertEqual(Packet.transmit(event: "#removeAuthToken", data: nil).serialized(), ##"{"event":"#removeAuthToken"}"##)
-        XCTAssertEqual(Packet.invoke(event: "#handshake", data: ["authToken": nil], cid: 1).serialized(),
-                       ##"{"event":"#handshake","data":{"authToken":null},"cid":1}"##)
+        XCTAssertEqual(
+            Packet.invoke(event: "#handshake", data: ["authToken": nil], cid: 1).serialized(),
+            ##"{"event":"#handshake","data":{"authToken":null},"cid":1}"##)
         XCTAssertEqual(Packet.invoke(event: "ask", data: nil, cid: 3).serialized(keyOrder: .server), #"{"event":"ask","cid":3}"#)
         XCTAssertEqual(Packet.response(rid: 2, result: .success(nil)).serialized(), #"{"rid":2}"#)
         XCTAssertEqual(Packet.response(rid: 2, result: .success(.null)).serialized(), #"{"rid":2,"data":null}"#)
-        XCTAssertEqual(Packet.response(rid: 1, result: .failure(RemoteError(name: "AuthTokenInvalidError", message: "invalid signature",
-                                                                              fields: ["isBadToken": true]))).serialized(),
-                       #"{"rid":1,"error":{"message":"invalid signature","name":"AuthTokenInvalidError","isBadToken":true}}"#)
+        XCTAssertEqual(
+            Packet.response(
+                rid: 1,
+                result: .failure(
+                    RemoteError(
+                        name: "AuthTokenInvalidError", message: "invalid signature",
+                        fields: ["isBadToken": true]))
+            ).serialized(),
+            #"{"rid":1,"error":{"message":"invalid signature","name":"AuthTokenInvalidError","isBadToken":true}}"#)
         XCTAssertEqual(Packet.response(rid: 1, result: .failure(RemoteError(hydrating: "text"))).serialized(), #"{"rid":1,"error":"text"}"#)
         XCTAssertEqual(Packet.raw(["a": 1]).serialized(), #"{"a":1}"#)
     }

@@ -29,13 +29,14 @@ struct RecordedFrame {
         var frames: [RecordedFrame] = []
         for (index, line) in data.split(separator: UInt8(ascii: "\n")).enumerated() where !line.isEmpty {
             let record = try JSONValue(parsing: line)
-            frames.append(RecordedFrame(
-                file: file,
-                line: index + 1,
-                direction: record["dir"]?.stringValue ?? "",
-                text: record["text"]?.stringValue,
-                binary: record["binary"]?.stringValue.flatMap { Data(base64Encoded: $0) },
-                closeCode: record["close"]?["code"]?.intValue))
+            frames.append(
+                RecordedFrame(
+                    file: file,
+                    line: index + 1,
+                    direction: record["dir"]?.stringValue ?? "",
+                    text: record["text"]?.stringValue,
+                    binary: record["binary"]?.stringValue.flatMap { Data(base64Encoded: $0) },
+                    closeCode: record["close"]?["code"]?.intValue))
         }
         return frames
     }

@@ -68,7 +68,8 @@ final class RecordingClassificationTests: XCTestCase {
         for frame in allFrames where frame.direction == "server->client" {
             guard let text = frame.text, text.hasPrefix("{\"rid\":") else { continue }
             guard case .packets(let packets) = InboundFrame(text: text), packets.count == 1,
-                  case .response(let rid, _) = packets[0] else {
+                case .response(let rid, _) = packets[0]
+            else {
                 XCTFail("\(frame.file):\(frame.line) not a response: \(text)")
                 continue
             }
@@ -84,7 +85,8 @@ final class RecordingClassificationTests: XCTestCase {
         for frame in allFrames where frame.direction == "server->client" {
             guard let text = frame.text, text.hasPrefix("{\"event\":\"#publish\"") else { continue }
             guard case .packets(let packets) = InboundFrame(text: text),
-                  case .transmit(BuiltInEvent.publish, let data)? = packets.first else {
+                case .transmit(BuiltInEvent.publish, let data)? = packets.first
+            else {
                 XCTFail("\(frame.file):\(frame.line) not a #publish transmit")
                 continue
             }
@@ -138,13 +140,16 @@ final class RecordingClassificationTests: XCTestCase {
     }
 
     func testErrorResponsesReserializeByteForByte() throws {
-        for file in ["invoke-fail.proto2.jsonl", "subscribe-rejected.proto2.jsonl", "publish-rejected.proto2.jsonl",
-                     "raw-malformed-builtin-events.proto2.jsonl", "authenticate-bad-token.proto2.jsonl", "server-invoke-error.proto2.jsonl"] {
+        for file in [
+            "invoke-fail.proto2.jsonl", "subscribe-rejected.proto2.jsonl", "publish-rejected.proto2.jsonl",
+            "raw-malformed-builtin-events.proto2.jsonl", "authenticate-bad-token.proto2.jsonl", "server-invoke-error.proto2.jsonl",
+        ] {
             var found = false
             for frame in try frames(file) {
                 guard let text = frame.text, text.contains("\"error\":"),
-                      case .packets(let packets) = InboundFrame(text: text),
-                      case .response(_, .failure)? = packets.first else { continue }
+                    case .packets(let packets) = InboundFrame(text: text),
+                    case .response(_, .failure)? = packets.first
+                else { continue }
                 XCTAssertEqual(packets[0].serialized(), text, file)
                 found = true
             }
@@ -155,7 +160,8 @@ final class RecordingClassificationTests: XCTestCase {
     func testInvokeFailHydratesTheRecordedError() throws {
         let text = try XCTUnwrap(try frames("invoke-fail.proto2.jsonl").first { $0.text?.contains("error") == true }?.text)
         guard case .packets(let packets) = InboundFrame(text: text),
-              case .response(2, .failure(let error))? = packets.first else { return XCTFail(text) }
+            case .response(2, .failure(let error))? = packets.first
+        else { return XCTFail(text) }
         XCTAssertEqual(error.name, "FailError")
         XCTAssertEqual(error.message, "boom")
         XCTAssertEqual(error.fields, [:])
@@ -177,10 +183,12 @@ final class RecordingClassificationTests: XCTestCase {
 
     func testServerBatchHasThreeEventsThenTheResponse() throws {
         let text = try XCTUnwrap(try frames("batch-server.proto2.jsonl").first { $0.text?.hasPrefix("[") == true }?.text)
-        XCTAssertEqual(InboundFrame(text: text), .packets([
-            .transmit(event: "b", data: 1), .transmit(event: "b", data: 2), .transmit(event: "b", data: 3),
-            .response(rid: 2, result: .success(3)),
-        ]))
+        XCTAssertEqual(
+            InboundFrame(text: text),
+            .packets([
+                .transmit(event: "b", data: 1), .transmit(event: "b", data: 2), .transmit(event: "b", data: 3),
+                .response(rid: 2, result: .success(3)),
+            ]))
     }
 
     func testClientBatchHasTwoTransmitsAndOneInvoke() throws {
@@ -193,16 +201,19 @@ final class RecordingClassificationTests: XCTestCase {
 
     func testBatchCarryingTheHandshake() throws {
         let text = try XCTUnwrap(try frames("raw-batch-with-handshake.proto2.jsonl").first?.text)
-        XCTAssertEqual(InboundFrame(text: text), .packets([
-            .invoke(event: "#handshake", data: ["authToken": nil], cid: 1),
-            .invoke(event: "echo", data: "batched", cid: 2),
-        ]))
+        XCTAssertEqual(
+            InboundFrame(text: text),
+            .packets([
+                .invoke(event: "#handshake", data: ["authToken": nil], cid: 1),
+                .invoke(event: "echo", data: "batched", cid: 2),
+            ]))
     }
 
     func testBinaryHandshakeFrameDecodesAsUTF8JSON() throws {
         let binary = try XCTUnwrap(try frames("raw-handshake-binary-frame.proto2.jsonl").compactMap(\.binary).first)
         guard case .packets(let packets) = InboundFrame(utf8: binary),
-              case .invoke(BuiltInEvent.handshake, _, _)? = packets.first else {
+            case .invoke(BuiltInEvent.handshake, _, _)? = packets.first
+        else {
             return XCTFail("binary frame is not a #handshake invoke")
         }
     }
@@ -216,8 +227,9 @@ final class RecordingClassificationTests: XCTestCase {
         var parsed = 0
         for frame in allFrames where frame.direction == "server->client" {
             guard let text = frame.text, text.contains("\"pingTimeout\""),
-                  case .packets(let packets) = InboundFrame(text: text),
-                  case .response(_, .success(let data))? = packets.first else { continue }
+                case .packets(let packets) = InboundFrame(text: text),
+                case .response(_, .success(let data))? = packets.first
+            else { continue }
             let response = try HandshakeResponse(parsing: data)
             XCTAssertEqual(response.id.count, 20, "\(frame.file):\(frame.line)")
             XCTAssertTrue([20000, 2000, 3000].contains(response.pingTimeout), "\(response.pingTimeout)")

@@ -18,8 +18,9 @@ public final class FileTokenStore: TokenStore, @unchecked Sendable {
     public init(directory: URL) throws(PubSubError) {
         self.directory = directory
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         } catch {
             throw .tokenStore("cannot create \(directory.path): \(error.localizedDescription)")
         }
@@ -40,8 +41,9 @@ public final class FileTokenStore: TokenStore, @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         let url = fileURL(name)
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-        let created = FileManager.default.createFile(atPath: temporary.path, contents: Data(token.utf8),
-                                                     attributes: [.posixPermissions: 0o600])
+        let created = FileManager.default.createFile(
+            atPath: temporary.path, contents: Data(token.utf8),
+            attributes: [.posixPermissions: 0o600])
         guard created else { throw PubSubError.tokenStore("cannot write \(temporary.path)") }
         guard rename(temporary.path, url.path) == 0 else {
             let reason = String(cString: strerror(errno))
@@ -66,7 +68,7 @@ public final class FileTokenStore: TokenStore, @unchecked Sendable {
         for byte in name.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
                 safe.unicodeScalars.append(Unicode.Scalar(byte))
             case UInt8(ascii: ".") where !safe.isEmpty:
                 safe += "."

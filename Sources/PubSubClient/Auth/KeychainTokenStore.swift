@@ -12,9 +12,11 @@ public struct KeychainTokenStore: TokenStore {
     public init(service: String = "PubSubClient.authToken") { self.service = service }
 
     private func query(_ name: String) -> [String: Any] {
-        [kSecClass as String: kSecClassGenericPassword,
-         kSecAttrService as String: service,
-         kSecAttrAccount as String: name]
+        [
+            kSecClass as String: kSecClassGenericPassword,
+            kSecAttrService as String: service,
+            kSecAttrAccount as String: name,
+        ]
     }
 
     public func loadToken(name: String) throws -> String? {

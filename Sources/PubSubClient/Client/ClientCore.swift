@@ -9,10 +9,13 @@ final class ClientCore: Sendable {
 
     /// `callbackQueue`: where a face's callbacks run (see `SessionDriver.init`); nil for the
     /// async face, whose continuations resume on the session queue.
-    init(configuration: SessionConfiguration, tokenStore: any TokenStore, transportFactory: any SessionTransportFactory,
-         label: String, callbackQueue: DispatchQueue? = nil) {
-        driver = SessionDriver(configuration: configuration, tokenStore: tokenStore, transportFactory: transportFactory,
-                               label: label, callbackQueue: callbackQueue)
+    init(
+        configuration: SessionConfiguration, tokenStore: any TokenStore, transportFactory: any SessionTransportFactory,
+        label: String, callbackQueue: DispatchQueue? = nil
+    ) {
+        driver = SessionDriver(
+            configuration: configuration, tokenStore: tokenStore, transportFactory: transportFactory,
+            label: label, callbackQueue: callbackQueue)
     }
 
     deinit {

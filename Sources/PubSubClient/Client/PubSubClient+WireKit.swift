@@ -6,10 +6,13 @@ extension PubSubClient {
     /// tunes the WireKit connection (limits, TLS transport); headers and the connect timeout
     /// come from `configuration`. Does not connect until `connect()` or the first call that
     /// needs a connection.
-    public convenience init(configuration: SessionConfiguration, tokenStore: any TokenStore = InMemoryTokenStore(),
-                            webSocketOptions: WebSocketOptions = WebSocketOptions()) {
-        self.init(configuration: configuration, tokenStore: tokenStore,
-                  transportFactory: WireKitTransportFactory(options: webSocketOptions.inheritingLogSink(of: configuration)))
+    public convenience init(
+        configuration: SessionConfiguration, tokenStore: any TokenStore = InMemoryTokenStore(),
+        webSocketOptions: WebSocketOptions = WebSocketOptions()
+    ) {
+        self.init(
+            configuration: configuration, tokenStore: tokenStore,
+            transportFactory: WireKitTransportFactory(options: webSocketOptions.inheritingLogSink(of: configuration)))
     }
 
     /// A client for a `ws://` or `wss://` URL with default options.
@@ -27,23 +30,31 @@ extension PubSubClient {
 
 extension ScClient {
     /// A closure-API client for `configuration`; callbacks run on `callbackQueue`.
-    public convenience init(configuration: SessionConfiguration, tokenStore: any TokenStore = InMemoryTokenStore(),
-                            callbackQueue: DispatchQueue = .main, webSocketOptions: WebSocketOptions = WebSocketOptions()) {
-        self.init(configuration: configuration, tokenStore: tokenStore, callbackQueue: callbackQueue,
-                  transportFactory: WireKitTransportFactory(options: webSocketOptions.inheritingLogSink(of: configuration)))
+    public convenience init(
+        configuration: SessionConfiguration, tokenStore: any TokenStore = InMemoryTokenStore(),
+        callbackQueue: DispatchQueue = .main, webSocketOptions: WebSocketOptions = WebSocketOptions()
+    ) {
+        self.init(
+            configuration: configuration, tokenStore: tokenStore, callbackQueue: callbackQueue,
+            transportFactory: WireKitTransportFactory(options: webSocketOptions.inheritingLogSink(of: configuration)))
     }
 
     /// A closure-API client for a `ws://` or `wss://` URL; callbacks run on `callbackQueue`.
-    public convenience init(url: String, tokenStore: any TokenStore = InMemoryTokenStore(),
-                            callbackQueue: DispatchQueue = .main) throws(PubSubError) {
-        self.init(configuration: SessionConfiguration(address: try ServerAddress(url: url)), tokenStore: tokenStore,
-                  callbackQueue: callbackQueue)
+    public convenience init(
+        url: String, tokenStore: any TokenStore = InMemoryTokenStore(),
+        callbackQueue: DispatchQueue = .main
+    ) throws(PubSubError) {
+        self.init(
+            configuration: SessionConfiguration(address: try ServerAddress(url: url)), tokenStore: tokenStore,
+            callbackQueue: callbackQueue)
     }
 
     /// socketcluster-client-swift's `ScClient(url:authToken:)`: handshakes send `authToken`
     /// (stored in `tokenStore`, as with `setAuthToken(token:)`; nil leaves the store as it is).
-    public convenience init(url: String, authToken: String?, tokenStore: any TokenStore = InMemoryTokenStore(),
-                            callbackQueue: DispatchQueue = .main) throws(PubSubError) {
+    public convenience init(
+        url: String, authToken: String?, tokenStore: any TokenStore = InMemoryTokenStore(),
+        callbackQueue: DispatchQueue = .main
+    ) throws(PubSubError) {
         try self.init(url: url, tokenStore: tokenStore, callbackQueue: callbackQueue)
         if let authToken { setAuthToken(token: authToken) }
     }

@@ -13,8 +13,9 @@ public final class PubSubClient: Sendable {
     var router: EventRouter { core.router }
 
     init(configuration: SessionConfiguration, tokenStore: any TokenStore, transportFactory: any SessionTransportFactory) {
-        core = ClientCore(configuration: configuration, tokenStore: tokenStore, transportFactory: transportFactory,
-                          label: "PubSubClient")
+        core = ClientCore(
+            configuration: configuration, tokenStore: tokenStore, transportFactory: transportFactory,
+            label: "PubSubClient")
     }
 
     // MARK: State
@@ -53,12 +54,13 @@ public final class PubSubClient: Sendable {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 // `skip` runs on the driver queue, so a cancellation cannot slip in between.
-                core.connect(skip: {
-                    waiter.continuation = continuation
-                    guard waiter.isCancelled else { return false }
-                    waiter.finish(.failure(PubSubError.cancelled(event: "connect")))
-                    return true
-                }, completion: { result in waiter.finish(result.mapError { $0 }) })
+                core.connect(
+                    skip: {
+                        waiter.continuation = continuation
+                        guard waiter.isCancelled else { return false }
+                        waiter.finish(.failure(PubSubError.cancelled(event: "connect")))
+                        return true
+                    }, completion: { result in waiter.finish(result.mapError { $0 }) })
             }
         } onCancel: {
             driver.queue.async {
@@ -102,8 +104,10 @@ public final class PubSubClient: Sendable {
     }
 
     /// Calls a server procedure with an `Encodable` request and decodes the answer as `R`.
-    public func invoke<R: Decodable>(_ event: String, _ request: some Encodable, as type: R.Type,
-                                     ackTimeout: Duration? = nil) async throws -> R {
+    public func invoke<R: Decodable>(
+        _ event: String, _ request: some Encodable, as type: R.Type,
+        ackTimeout: Duration? = nil
+    ) async throws -> R {
         let answer = try await invoke(event, try Self.encode(request), ackTimeout: ackTimeout)
         do { return try (answer ?? .null).decode(type) } catch { throw PubSubError.coding("\(error)") }
     }
@@ -115,9 +119,11 @@ public final class PubSubClient: Sendable {
     /// left. A dropping policy (`.bufferingNewest(n)`) keeps reading and drops instead; each drop
     /// is counted in `droppedStreamItems` and reported to `onDrop` (called on the client's queue
     /// with this stream's drops so far; keep it short).
-    public func receiver(_ event: String,
-                         bufferingPolicy: AsyncStream<JSONValue?>.Continuation.BufferingPolicy = .unbounded,
-                         onDrop: (@Sendable (_ droppedSoFar: Int) -> Void)? = nil) -> AsyncStream<JSONValue?> {
+    public func receiver(
+        _ event: String,
+        bufferingPolicy: AsyncStream<JSONValue?>.Continuation.BufferingPolicy = .unbounded,
+        onDrop: (@Sendable (_ droppedSoFar: Int) -> Void)? = nil
+    ) -> AsyncStream<JSONValue?> {
         flowControlledStream(bufferingPolicy, onDrop: onDrop) { router, sink in router.addReceiver(event) { sink.yield($0) } }
     }
 
@@ -126,10 +132,13 @@ public final class PubSubClient: Sendable {
     /// like `receiver` by default (more than 256 requests unread pause reading the socket); a
     /// request a dropping policy drops is answered with an `UnhandledRequestError`, counted in
     /// `droppedStreamItems` and reported to `onDrop`.
-    public func procedure(_ event: String,
-                          bufferingPolicy: AsyncStream<ProcedureRequest>.Continuation.BufferingPolicy = .unbounded,
-                          onDrop: (@Sendable (_ droppedSoFar: Int) -> Void)? = nil)
-        -> AsyncStream<ProcedureRequest> {
+    public func procedure(
+        _ event: String,
+        bufferingPolicy: AsyncStream<ProcedureRequest>.Continuation.BufferingPolicy = .unbounded,
+        onDrop: (@Sendable (_ droppedSoFar: Int) -> Void)? = nil
+    )
+        -> AsyncStream<ProcedureRequest>
+    {
         let driver = self.driver
         return flowControlledStream(bufferingPolicy, onDrop: onDrop) { router, sink in
             router.addProcedure(event) { [weak driver] name, data, id in
@@ -143,9 +152,12 @@ public final class PubSubClient: Sendable {
     /// Flow-controlled like `receiver` by default: a stream more than 256 events behind pauses
     /// reading the socket (so keep iterating it, or cancel its task); a dropping policy drops
     /// instead, counted in `droppedStreamItems` and reported to `onDrop`.
-    public func events(bufferingPolicy: AsyncStream<SessionEvent>.Continuation.BufferingPolicy = .unbounded,
-                       onDrop: (@Sendable (_ droppedSoFar: Int) -> Void)? = nil)
-        -> AsyncStream<SessionEvent> {
+    public func events(
+        bufferingPolicy: AsyncStream<SessionEvent>.Continuation.BufferingPolicy = .unbounded,
+        onDrop: (@Sendable (_ droppedSoFar: Int) -> Void)? = nil
+    )
+        -> AsyncStream<SessionEvent>
+    {
         flowControlledStream(bufferingPolicy, onDrop: onDrop) { router, sink in router.addEventListener { sink.yield($0) } }
     }
 
@@ -158,10 +170,13 @@ public final class PubSubClient: Sendable {
     /// dropping policy is the explicit alternative, e.g. `.bufferingNewest(1)` for a channel
     /// carrying the latest state; its drops are counted in `droppedStreamItems` and reported to
     /// `onDrop` (on the client's queue, with this stream's drops so far).
-    public func channel(_ name: String, options: SubscriptionOptions = SubscriptionOptions(),
-                        bufferingPolicy: AsyncStream<JSONValue?>.Continuation.BufferingPolicy = .unbounded,
-                        onDrop: (@Sendable (_ droppedSoFar: Int) -> Void)? = nil)
-        -> AsyncStream<JSONValue?> {
+    public func channel(
+        _ name: String, options: SubscriptionOptions = SubscriptionOptions(),
+        bufferingPolicy: AsyncStream<JSONValue?>.Continuation.BufferingPolicy = .unbounded,
+        onDrop: (@Sendable (_ droppedSoFar: Int) -> Void)? = nil
+    )
+        -> AsyncStream<JSONValue?>
+    {
         let result = flowControlledStream(bufferingPolicy, onDrop: onDrop) { router, sink in
             router.addChannelConsumer(name, yield: { sink.yield($0) }, finish: { sink.finish() })
         }
@@ -240,11 +255,12 @@ public final class PubSubClient: Sendable {
         let driver = self.driver
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                driver.submitCall({ session, now in
-                    let id = start(&session, now)
-                    if box.started(id) { session.cancel(id, now: now) }
-                    return id
-                }, completion: { result in continuation.resume(with: result.mapError { $0 as any Error }) })
+                driver.submitCall(
+                    { session, now in
+                        let id = start(&session, now)
+                        if box.started(id) { session.cancel(id, now: now) }
+                        return id
+                    }, completion: { result in continuation.resume(with: result.mapError { $0 as any Error }) })
             }
         } onCancel: {
             if let id = box.cancel() {
@@ -256,9 +272,11 @@ public final class PubSubClient: Sendable {
     /// A stream fed by a router registration. With `.unbounded`, the items waiting unread are
     /// counted and the driver pauses reading while more than the high-water mark wait; with a
     /// dropping policy, the drops are counted.
-    private func flowControlledStream<T>(_ policy: AsyncStream<T>.Continuation.BufferingPolicy,
-                                         onDrop: (@Sendable (Int) -> Void)?,
-                                         _ register: @escaping (EventRouter, FlowControlledSink<T>) -> UInt64) -> AsyncStream<T> {
+    private func flowControlledStream<T>(
+        _ policy: AsyncStream<T>.Continuation.BufferingPolicy,
+        onDrop: (@Sendable (Int) -> Void)?,
+        _ register: @escaping (EventRouter, FlowControlledSink<T>) -> UInt64
+    ) -> AsyncStream<T> {
         guard case .unbounded = policy else {
             let (stream, continuation) = AsyncStream<T>.makeStream(bufferingPolicy: policy)
             let sink = FlowControlledSink(continuation, backlog: nil, drops: StreamDropCounter(total: drops, onDrop: onDrop))

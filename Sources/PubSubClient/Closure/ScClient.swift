@@ -20,11 +20,14 @@ public final class ScClient: Sendable {
     public let callbackQueue: DispatchQueue
     private let listeners = ScListeners()
 
-    init(configuration: SessionConfiguration, tokenStore: any TokenStore, callbackQueue: DispatchQueue,
-         transportFactory: any SessionTransportFactory) {
+    init(
+        configuration: SessionConfiguration, tokenStore: any TokenStore, callbackQueue: DispatchQueue,
+        transportFactory: any SessionTransportFactory
+    ) {
         self.callbackQueue = callbackQueue
-        core = ClientCore(configuration: configuration, tokenStore: tokenStore, transportFactory: transportFactory,
-                          label: "ScClient", callbackQueue: callbackQueue)
+        core = ClientCore(
+            configuration: configuration, tokenStore: tokenStore, transportFactory: transportFactory,
+            label: "ScClient", callbackQueue: callbackQueue)
         let driver = core.driver
         let listeners = self.listeners
         _ = driver.register { router in
@@ -78,8 +81,10 @@ public final class ScClient: Sendable {
     /// Closes like `disconnect(code:reason:)`; `completion` runs on `callbackQueue` once the
     /// WebSocket closing handshake finished or timed out, with how it ended (nil when no
     /// connection was open or opening).
-    public func disconnect(code: UInt16 = 1000, reason: String = "",
-                           completion: @escaping @Sendable (WebSocketCloseInfo?) -> Void) {
+    public func disconnect(
+        code: UInt16 = 1000, reason: String = "",
+        completion: @escaping @Sendable (WebSocketCloseInfo?) -> Void
+    ) {
         let core = self.core
         let queue = callbackQueue
         Task {
@@ -107,17 +112,21 @@ public final class ScClient: Sendable {
 
     /// Connection callbacks: handshake done, attempt failed before the handshake, connection lost
     /// after it (with the exact close code and reason).
-    public func setBasicListener(onConnect: (@Sendable (ScClient) -> Void)?,
-                                 onConnectError: (@Sendable (ScClient, CloseInfo) -> Void)?,
-                                 onDisconnect: (@Sendable (ScClient, CloseInfo) -> Void)?) {
+    public func setBasicListener(
+        onConnect: (@Sendable (ScClient) -> Void)?,
+        onConnectError: (@Sendable (ScClient, CloseInfo) -> Void)?,
+        onDisconnect: (@Sendable (ScClient, CloseInfo) -> Void)?
+    ) {
         listeners.basic = ScListeners.Basic(onConnect: onConnect, onConnectError: onConnectError, onDisconnect: onDisconnect)
     }
 
     /// Auth callbacks: a token was set (handshake, `#setAuthToken`, `authenticate`); and
     /// `onAuthentication` after every handshake (with its `isAuthenticated`, after `onConnect`,
     /// as socketcluster-client-swift did) and whenever the authenticated flag changes later.
-    public func setAuthenticationListener(onSetAuthentication: (@Sendable (ScClient, String?) -> Void)?,
-                                          onAuthentication: (@Sendable (ScClient, Bool?) -> Void)?) {
+    public func setAuthenticationListener(
+        onSetAuthentication: (@Sendable (ScClient, String?) -> Void)?,
+        onAuthentication: (@Sendable (ScClient, Bool?) -> Void)?
+    ) {
         listeners.auth = ScListeners.Auth(onSetAuthentication: onSetAuthentication, onAuthentication: onAuthentication)
     }
 
@@ -218,11 +227,13 @@ public final class ScClient: Sendable {
     public func onChannel(channelName: String, ack: @escaping MessageHandler) -> ListenerToken {
         let driver = self.driver
         let id = driver.register { router in
-            router.addChannelConsumer(channelName, yield: { [weak driver] data in
-                guard let driver else { return }
-                if driver.deliversInline { return ack(channelName, data) }
-                driver.deliver { ack(channelName, data) }
-            }, finish: {})
+            router.addChannelConsumer(
+                channelName,
+                yield: { [weak driver] data in
+                    guard let driver else { return }
+                    if driver.deliversInline { return ack(channelName, data) }
+                    driver.deliver { ack(channelName, data) }
+                }, finish: {})
         }
         return ListenerToken(id: id)
     }

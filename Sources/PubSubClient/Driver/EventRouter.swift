@@ -34,8 +34,10 @@ final class EventRouter: @unchecked Sendable {
         return id
     }
 
-    func addChannelConsumer(_ channel: String, yield handler: @escaping Handler<JSONValue?>,
-                            finish: @escaping @Sendable () -> Void) -> UInt64 {
+    func addChannelConsumer(
+        _ channel: String, yield handler: @escaping Handler<JSONValue?>,
+        finish: @escaping @Sendable () -> Void
+    ) -> UInt64 {
         let id = token()
         channels[channel, default: []].append((id, handler))
         channelFinishers[id] = finish

@@ -67,9 +67,11 @@ final class SessionDriver: @unchecked Sendable {
     /// `callbackQueue`: where the face's callbacks run (nil: inline on the session queue). A
     /// serial queue other than the main queue becomes the session queue's target, so the
     /// callbacks run inline; the main queue stays free of session work.
-    init(configuration: SessionConfiguration, tokenStore: any TokenStore,
-         transportFactory: any SessionTransportFactory, label: String = "PubSubClient.session",
-         callbackQueue: DispatchQueue? = nil) {
+    init(
+        configuration: SessionConfiguration, tokenStore: any TokenStore,
+        transportFactory: any SessionTransportFactory, label: String = "PubSubClient.session",
+        callbackQueue: DispatchQueue? = nil
+    ) {
         if let callbackQueue, !Self.isMain(callbackQueue) {
             queue = DispatchQueue(label: label, target: callbackQueue)
             // Blocks of a concurrent queue do not exclude each other: no inline calls from them.
@@ -189,8 +191,10 @@ final class SessionDriver: @unchecked Sendable {
     /// `call` for a caller that must not block (an async task): the call starts on the queue
     /// later, in order with other submissions. Calls submitted together share one write: the
     /// flush waits behind the blocks already queued.
-    func submitCall(_ start: @escaping @Sendable (inout ClientSession, MonotonicInstant) -> CallID,
-                    completion: @escaping Completion) {
+    func submitCall(
+        _ start: @escaping @Sendable (inout ClientSession, MonotonicInstant) -> CallID,
+        completion: @escaping Completion
+    ) {
         if isOnQueue { return call(start, completion: completion) }
         queue.async { [self] in
             let id = start(&session, now)
@@ -344,8 +348,9 @@ final class SessionDriver: @unchecked Sendable {
             if case .request(let name, let data, let id) = event {
                 let handled = router.handleRequest(name, data, id)
                 if !handled {
-                    let error = RemoteError(name: "UnhandledRequestError",
-                                            message: "The client has no handler for procedure \(name)")
+                    let error = RemoteError(
+                        name: "UnhandledRequestError",
+                        message: "The client has no handler for procedure \(name)")
                     try? session.respond(to: id, with: .failure(error), now: now)
                 }
             }

@@ -51,18 +51,21 @@ struct SessionLog {
             sink.log(.info, .session, "connected", metadata: metadata(["authenticated": String(info.isAuthenticated)]))
         case .connectAbort(let code, let reason, let error):
             lastClose = (code, reason, error)
-            sink.log(.warning, .session, "connection attempt failed",
-                     metadata: closeMetadata(code: code, reason: reason, error: error))
+            sink.log(
+                .warning, .session, "connection attempt failed",
+                metadata: closeMetadata(code: code, reason: reason, error: error))
         case .disconnected(let code, let reason, let error):
             lastClose = (code, reason, error)
-            sink.log(code == 1000 && error == nil ? .info : .warning, .session, "disconnected",
-                     metadata: closeMetadata(code: code, reason: reason, error: error))
+            sink.log(
+                code == 1000 && error == nil ? .info : .warning, .session, "disconnected",
+                metadata: closeMetadata(code: code, reason: reason, error: error))
             socketID = nil
         case .reconnectScheduled(let delay, let attempt):
             sink.log(.info, .session, "reconnecting", metadata: reconnectMetadata(delay: delay, attempt: attempt))
         case .error(.handshakeRejected(let error, let code)):
-            sink.log(.warning, .session, "handshake rejected",
-                     metadata: metadata(["code": String(code), "error": "\(error.name): \(error.message)"]))
+            sink.log(
+                .warning, .session, "handshake rejected",
+                metadata: metadata(["code": String(code), "error": "\(error.name): \(error.message)"]))
         case .error(.socketProtocol):
             break  // The close it reports was logged as `disconnected` or `connection attempt failed`.
         case .error(let error):
@@ -76,8 +79,10 @@ struct SessionLog {
     /// `.outboundQueueFull`, which names the event and the limits).
     func outboundQueueFull(_ error: PubSubError) {
         guard case .outboundQueueFull(let event, let maxMessages, let maxBytes) = error else { return }
-        sink.log(.notice, .session, "outbound queue full", metadata: metadata([
-            "event": event, "max_messages": String(maxMessages), "max_bytes": String(maxBytes),
-        ]))
+        sink.log(
+            .notice, .session, "outbound queue full",
+            metadata: metadata([
+                "event": event, "max_messages": String(maxMessages), "max_bytes": String(maxBytes),
+            ]))
     }
 }

@@ -38,6 +38,8 @@ extension SessionTransport {
 
 /// Opens transports; WireKit's WebSocket in production, an in-memory fake in tests.
 protocol SessionTransportFactory: Sendable {
-    func open(url: String, headers: [String: String], connectTimeout: Duration, queue: DispatchQueue,
-              onEvent: @escaping @Sendable (SessionTransportEvent) -> Void) -> any SessionTransport
+    func open(
+        url: String, headers: [String: String], connectTimeout: Duration, queue: DispatchQueue,
+        onEvent: @escaping @Sendable (SessionTransportEvent) -> Void
+    ) -> any SessionTransport
 }

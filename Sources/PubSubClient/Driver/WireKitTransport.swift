@@ -8,8 +8,10 @@ struct WireKitTransportFactory: SessionTransportFactory {
     /// Base options (TLS transport factory, limits); headers and timeouts come per connection.
     var options: WebSocketOptions = WebSocketOptions()
 
-    func open(url: String, headers: [String: String], connectTimeout: Duration, queue: DispatchQueue,
-              onEvent: @escaping @Sendable (SessionTransportEvent) -> Void) -> any SessionTransport {
+    func open(
+        url: String, headers: [String: String], connectTimeout: Duration, queue: DispatchQueue,
+        onEvent: @escaping @Sendable (SessionTransportEvent) -> Void
+    ) -> any SessionTransport {
         var options = self.options
         var fields = options.headers.fields.map { ($0.name, $0.value) }
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { fields.append((name, value)) }

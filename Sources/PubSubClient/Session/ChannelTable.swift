@@ -53,8 +53,9 @@ struct ChannelTable: Sendable {
             channels[name] = existing
             return false
         }
-        channels[name] = Channel(name: name, state: .pending, options: options, subscribeCid: nil,
-                                 wasSubscribed: false, order: nextOrder, waiters: [])
+        channels[name] = Channel(
+            name: name, state: .pending, options: options, subscribeCid: nil,
+            wasSubscribed: false, order: nextOrder, waiters: [])
         nextOrder += 1
         return true
     }

@@ -9,9 +9,11 @@ extension ClientSession {
         let call = makeCallID()
         let timeout = ackTimeout ?? configuration.ackTimeout
         do {
-            try submit(.invoke(event: BuiltInEvent.authenticate, data: .string(signedToken),
-                               purpose: .authenticate(call, token: signedToken)),
-                       deadline: now + timeout, now: now)
+            try submit(
+                .invoke(
+                    event: BuiltInEvent.authenticate, data: .string(signedToken),
+                    purpose: .authenticate(call, token: signedToken)),
+                deadline: now + timeout, now: now)
         } catch {
             complete(call, .failure(error))
         }
@@ -23,8 +25,9 @@ extension ClientSession {
     public mutating func deauthenticate(now: MonotonicInstant) {
         removeStoredToken()
         if state != .closed {
-            try? submit(.transmit(event: BuiltInEvent.removeAuthToken, data: nil),
-                        deadline: now + configuration.ackTimeout, now: now)
+            try? submit(
+                .transmit(event: BuiltInEvent.removeAuthToken, data: nil),
+                deadline: now + configuration.ackTimeout, now: now)
         }
         becomeUnauthenticated()
     }
@@ -92,8 +95,10 @@ extension ClientSession {
         auth = AuthStatus(state: .authenticated, signedToken: signedToken, token: decoded)
         if old != .authenticated {
             processPendingSubscriptions()
-            emit(.authStateChanged(old: old, new: .authenticated, signedToken: signedToken, token: decoded,
-                                   byHandshake: byHandshake))
+            emit(
+                .authStateChanged(
+                    old: old, new: .authenticated, signedToken: signedToken, token: decoded,
+                    byHandshake: byHandshake))
         }
         emit(.authenticated(signedToken: signedToken, token: decoded))
     }
@@ -105,8 +110,10 @@ extension ClientSession {
         }
         let old = auth
         auth = .unauthenticated
-        emit(.authStateChanged(old: .authenticated, new: .unauthenticated, signedToken: nil, token: nil,
-                               byHandshake: byHandshake))
+        emit(
+            .authStateChanged(
+                old: .authenticated, new: .unauthenticated, signedToken: nil, token: nil,
+                byHandshake: byHandshake))
         emit(.deauthenticated(oldSignedToken: old.signedToken, oldToken: old.token))
     }
 }

@@ -4,16 +4,20 @@ extension ClientSession {
     /// Subscribes to `channel` (Protocol.md §8): it becomes pending, and `#subscribe` (always an
     /// invoke) goes out when open, authenticated if `waitForAuth`, and nothing is in flight for
     /// it. Subscribing again replaces the options and sends nothing.
-    public mutating func subscribe(_ channel: String, options: SubscriptionOptions = SubscriptionOptions(),
-                                   now: MonotonicInstant) {
+    public mutating func subscribe(
+        _ channel: String, options: SubscriptionOptions = SubscriptionOptions(),
+        now: MonotonicInstant
+    ) {
         channels.add(channel, options: options)
         processPendingSubscriptions()
     }
 
     /// `subscribe` whose call completes when the server confirms (`.success(nil)`) or refuses
     /// the current attempt, or the connection drops before it answers.
-    public mutating func subscribeWithAck(_ channel: String, options: SubscriptionOptions = SubscriptionOptions(),
-                                          now: MonotonicInstant) -> CallID {
+    public mutating func subscribeWithAck(
+        _ channel: String, options: SubscriptionOptions = SubscriptionOptions(),
+        now: MonotonicInstant
+    ) -> CallID {
         let call = makeCallID()
         channels.add(channel, options: options)
         if channels.state(of: channel) == .subscribed {
@@ -43,8 +47,10 @@ extension ClientSession {
         if state == .open {
             let cid = acks.allocateCid()
             let timeout = ackTimeout ?? configuration.ackTimeout
-            acks.register(PendingCall(cid: cid, event: BuiltInEvent.unsubscribe, purpose: .user(call),
-                                      deadline: now + timeout))
+            acks.register(
+                PendingCall(
+                    cid: cid, event: BuiltInEvent.unsubscribe, purpose: .user(call),
+                    deadline: now + timeout))
             send(.invoke(event: BuiltInEvent.unsubscribe, data: .string(decorate(channel)), cid: cid))
         } else {
             complete(call, .success(nil))
@@ -58,8 +64,10 @@ extension ClientSession {
     }
 
     /// Publishes with an ack (a `#publish` invoke); completes when the server accepted it.
-    public mutating func publishWithAck(_ channel: String, data: JSONValue?, ackTimeout: Duration? = nil,
-                                        now: MonotonicInstant) -> CallID {
+    public mutating func publishWithAck(
+        _ channel: String, data: JSONValue?, ackTimeout: Duration? = nil,
+        now: MonotonicInstant
+    ) -> CallID {
         invoke(BuiltInEvent.publish, data: publishPayload(channel, data), ackTimeout: ackTimeout, now: now)
     }
 
@@ -95,8 +103,10 @@ extension ClientSession {
             if channel.options.waitForAuth { payload["waitForAuth"] = true }
             if let data = channel.options.data, data.isTruthy { payload["data"] = data }
             let cid = acks.allocateCid()
-            acks.register(PendingCall(cid: cid, event: BuiltInEvent.subscribe, purpose: .subscribe(channel: channel.name),
-                                      deadline: nil))
+            acks.register(
+                PendingCall(
+                    cid: cid, event: BuiltInEvent.subscribe, purpose: .subscribe(channel: channel.name),
+                    deadline: nil))
             channels.markSubscribeSent(channel.name, cid: cid)
             send(.invoke(event: BuiltInEvent.subscribe, data: .object(payload), cid: cid))
             emit(.subscribeRequested(channel: channel.name, options: channel.options))

@@ -48,16 +48,18 @@ extension ClientSession {
         switch result {
         case .failure(let error):
             let code = error.fields["statusCode"]?.intValue.flatMap { UInt16(exactly: $0) } ?? SocketClusterCloseCode.handshakeFailed.rawValue
-            rejectHandshake(.handshakeRejected(error, code: code), code: code,
-                            reason: "\(error.name): \(error.message)", now: now)
+            rejectHandshake(
+                .handshakeRejected(error, code: code), code: code,
+                reason: "\(error.name): \(error.message)", now: now)
         case .success(let data):
             let response: HandshakeResponse
             do throws(MalformedResponseError) {
                 response = try HandshakeResponse(parsing: data)
             } catch {
-                rejectHandshake(.invalidResponse(event: BuiltInEvent.handshake, detail: error.message),
-                                code: SocketClusterCloseCode.handshakeFailed.rawValue,
-                                reason: "InvalidResponseError: \(error.message)", now: now)
+                rejectHandshake(
+                    .invalidResponse(event: BuiltInEvent.handshake, detail: error.message),
+                    code: SocketClusterCloseCode.handshakeFailed.rawValue,
+                    reason: "InvalidResponseError: \(error.message)", now: now)
                 return
             }
             let info = response
@@ -116,8 +118,9 @@ extension ClientSession {
                 acceptServerToken(token)
                 send(.response(rid: cid, result: .success(nil)))
             } else {
-                let error = RemoteError(name: "InvalidMessageError",
-                                                  message: "No token data provided by #setAuthToken event")
+                let error = RemoteError(
+                    name: "InvalidMessageError",
+                    message: "No token data provided by #setAuthToken event")
                 send(.response(rid: cid, result: .failure(error)))
             }
         case BuiltInEvent.removeAuthToken:
@@ -132,8 +135,10 @@ extension ClientSession {
 
     /// Answers a server invoke, exactly once: a second answer throws `alreadyResponded`, an
     /// answer after its connection ended throws `requestExpired`.
-    public mutating func respond(to request: ServerRequestID, with result: Result<JSONValue?, RemoteError>,
-                                 now: MonotonicInstant) throws(PubSubError) {
+    public mutating func respond(
+        to request: ServerRequestID, with result: Result<JSONValue?, RemoteError>,
+        now: MonotonicInstant
+    ) throws(PubSubError) {
         guard let link = connection.link, link.transport.rawValue == request.connection, link.isOpen else {
             throw .requestExpired(request)
         }

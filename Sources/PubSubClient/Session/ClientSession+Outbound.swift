@@ -4,8 +4,10 @@ extension ClientSession {
     /// Sends an event with no reply expected (no `cid`; `data` omitted when nil). While not
     /// open it is queued (a closed client starts connecting) and dropped with an error event
     /// if it cannot be sent within `ackTimeout`. Throws `outboundQueueFull` if it cannot be queued.
-    public mutating func transmit(_ event: String, data: JSONValue?, ackTimeout: Duration? = nil,
-                                  now: MonotonicInstant) throws(PubSubError) {
+    public mutating func transmit(
+        _ event: String, data: JSONValue?, ackTimeout: Duration? = nil,
+        now: MonotonicInstant
+    ) throws(PubSubError) {
         let timeout = ackTimeout ?? configuration.ackTimeout
         try submit(.transmit(event: event, data: data), deadline: now + timeout, now: now)
     }
@@ -13,8 +15,10 @@ extension ClientSession {
     /// Calls a server procedure. The returned call completes exactly once: with the server's
     /// data, its error (`.remote`), `.timeout` after `ackTimeout` (counted from now, queue time
     /// included) or `.badConnection` if the connection ends first.
-    public mutating func invoke(_ event: String, data: JSONValue?, ackTimeout: Duration? = nil,
-                                now: MonotonicInstant) -> CallID {
+    public mutating func invoke(
+        _ event: String, data: JSONValue?, ackTimeout: Duration? = nil,
+        now: MonotonicInstant
+    ) -> CallID {
         let call = makeCallID()
         let timeout = ackTimeout ?? configuration.ackTimeout
         do {

@@ -38,8 +38,9 @@ public struct ClientSession: Sendable {
     public init(configuration: SessionConfiguration, storedToken: String? = nil) {
         self.configuration = configuration
         self.storedToken = storedToken
-        outbound = OutboundQueue(maxMessages: max(0, configuration.maxQueuedMessages),
-                                 maxBytes: max(0, configuration.maxQueuedBytes))
+        outbound = OutboundQueue(
+            maxMessages: max(0, configuration.maxQueuedMessages),
+            maxBytes: max(0, configuration.maxQueuedBytes))
         ping = PingMonitor(version: configuration.protocolVersion, disabled: configuration.pingTimeoutDisabled)
     }
 
@@ -71,8 +72,9 @@ public struct ClientSession: Sendable {
             guard let b else { return a }
             return min(a, b)
         }
-        return earlier(earlier(earlier(acks.nextDeadline, outbound.nextDeadline), earlier(ping.deadline, connection.link?.openDeadline)),
-                       reconnectDeadline)
+        return earlier(
+            earlier(earlier(acks.nextDeadline, outbound.nextDeadline), earlier(ping.deadline, connection.link?.openDeadline)),
+            reconnectDeadline)
     }
 
     /// Invokes written and not answered yet.
@@ -151,8 +153,10 @@ public struct ClientSession: Sendable {
         connection = .connecting(link)
         ping.start(timeout: configuration.connectTimeout.wholeMilliseconds, now: now)
         let cid = acks.allocateCid()
-        acks.register(PendingCall(cid: cid, event: BuiltInEvent.handshake, purpose: .handshake,
-                                  deadline: now + configuration.ackTimeout))
+        acks.register(
+            PendingCall(
+                cid: cid, event: BuiltInEvent.handshake, purpose: .handshake,
+                deadline: now + configuration.ackTimeout))
         let data: JSONValue = .object(["authToken": storedToken.map(JSONValue.string) ?? .null])
         send(.invoke(event: BuiltInEvent.handshake, data: data, cid: cid), batchable: false)
     }
@@ -178,8 +182,10 @@ public struct ClientSession: Sendable {
     /// connection dropped without a close frame, 1005 when a close frame carried no code.
     /// `error` is the transport's reason for failing (refused, unknown host, HTTP status of a
     /// rejected upgrade, TLS), passed on in `connectAbort` and `closed`.
-    public mutating func transportClosed(_ id: TransportID, code: UInt16, reason: String, error: TransportFailure? = nil,
-                                         now: MonotonicInstant) {
+    public mutating func transportClosed(
+        _ id: TransportID, code: UInt16, reason: String, error: TransportFailure? = nil,
+        now: MonotonicInstant
+    ) {
         guard connection.link?.transport == id else { return }
         handleClose(code: code, reason: reason, error: error, allowReconnect: true, keepQueue: false, now: now)
     }
@@ -252,15 +258,19 @@ public struct ClientSession: Sendable {
 
     /// Closes the current connection from this side: the close frame goes out and the session
     /// runs its close sequence at once (the JS client does not wait for the echo either).
-    mutating func closeLocally(code: UInt16, reason: String, allowReconnect: Bool, keepQueue: Bool = false,
-                               now: MonotonicInstant) {
+    mutating func closeLocally(
+        code: UInt16, reason: String, allowReconnect: Bool, keepQueue: Bool = false,
+        now: MonotonicInstant
+    ) {
         if let link = connection.link { actions.append(.closeTransport(id: link.transport, code: code, reason: reason)) }
         handleClose(code: code, reason: reason, allowReconnect: allowReconnect, keepQueue: keepQueue, now: now)
     }
 
     /// The close sequence of Protocol.md §11, in the JS order.
-    mutating func handleClose(code: UInt16, reason: String, error: TransportFailure? = nil, allowReconnect: Bool,
-                              keepQueue: Bool, now: MonotonicInstant) {
+    mutating func handleClose(
+        code: UInt16, reason: String, error: TransportFailure? = nil, allowReconnect: Bool,
+        keepQueue: Bool, now: MonotonicInstant
+    ) {
         guard connection.link != nil else { return }
         let wasOpen = connection.state == .open
         let kind: BadConnectionKind = wasOpen ? .disconnect : .connectAbort
@@ -291,8 +301,10 @@ public struct ClientSession: Sendable {
             let failure: PubSubError = error.map { .transport($0) } ?? .connectionFailed(code: code, reason: reportedReason)
             for call in connectCalls { completeConnect(call, .failure(failure)) }
         }
-        emit(wasOpen ? .disconnected(code: code, reason: reportedReason, error: error)
-                     : .connectAbort(code: code, reason: reportedReason, error: error))
+        emit(
+            wasOpen
+                ? .disconnected(code: code, reason: reportedReason, error: error)
+                : .connectAbort(code: code, reason: reportedReason, error: error))
         emit(.closed(code: code, reason: reportedReason, error: error))
         if closeCode.isError {
             emit(.error(.socketProtocol(code: code, reason: reportedReason)))
@@ -303,8 +315,9 @@ public struct ClientSession: Sendable {
         if allowReconnect && configuration.autoReconnect && rule != .never && attemptsLeft {
             let exponent = connectAttempts
             connectAttempts += 1
-            let delay = configuration.reconnectPolicy.delay(exponent: exponent, immediate: rule == .immediately,
-                                                            random: configuration.random())
+            let delay = configuration.reconnectPolicy.delay(
+                exponent: exponent, immediate: rule == .immediately,
+                random: configuration.random())
             connection = .closed(reconnectAt: now + .milliseconds(delay))
             emit(.reconnectScheduled(delay: delay, attempt: connectAttempts))
         } else if !keepQueue {
@@ -342,8 +355,9 @@ public struct ClientSession: Sendable {
             for call in acks.expire(now: now) {
                 switch call.purpose {
                 case .handshake:
-                    rejectHandshake(.timeout(event: BuiltInEvent.handshake), code: SocketClusterCloseCode.handshakeFailed.rawValue,
-                                    reason: "TimeoutError: Event response for #handshake event timed out", now: now)
+                    rejectHandshake(
+                        .timeout(event: BuiltInEvent.handshake), code: SocketClusterCloseCode.handshakeFailed.rawValue,
+                        reason: "TimeoutError: Event response for #handshake event timed out", now: now)
                 case .user(let id), .authenticate(let id, _):
                     complete(id, .failure(.timeout(event: call.event)))
                 case .subscribe:
@@ -369,8 +383,10 @@ public struct ClientSession: Sendable {
         closeLocally(code: code, reason: "", allowReconnect: true, reasonForEvents: reason, now: now)
     }
 
-    mutating func closeLocally(code: UInt16, reason: String, allowReconnect: Bool, reasonForEvents: String,
-                               now: MonotonicInstant) {
+    mutating func closeLocally(
+        code: UInt16, reason: String, allowReconnect: Bool, reasonForEvents: String,
+        now: MonotonicInstant
+    ) {
         if let link = connection.link { actions.append(.closeTransport(id: link.transport, code: code, reason: reason)) }
         handleClose(code: code, reason: reasonForEvents, allowReconnect: allowReconnect, keepQueue: false, now: now)
     }

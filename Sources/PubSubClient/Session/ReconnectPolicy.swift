@@ -13,8 +13,10 @@ public struct ReconnectPolicy: Sendable, Hashable {
     public var maxDelay: Duration
 
     /// The JS defaults: 10 s initial delay, 10 s randomness, ×1.5, at most 60 s.
-    public init(initialDelay: Duration = .seconds(10), randomness: Duration = .seconds(10),
-                multiplier: Double = 1.5, maxDelay: Duration = .seconds(60)) {
+    public init(
+        initialDelay: Duration = .seconds(10), randomness: Duration = .seconds(10),
+        multiplier: Double = 1.5, maxDelay: Duration = .seconds(60)
+    ) {
         self.initialDelay = initialDelay
         self.randomness = randomness
         self.multiplier = multiplier

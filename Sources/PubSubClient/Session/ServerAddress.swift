@@ -22,8 +22,10 @@ public struct ServerAddress: Sendable, Hashable {
     /// Discrete options: `ws(s)://hostname[:port]path[?query]`. The port is omitted when it is
     /// the scheme's default (80 for ws, 443 for wss). `path` is used verbatim (default
     /// `/socketcluster/`, both slashes matter to the server).
-    public init(hostname: String = "localhost", port: Int? = nil, secure: Bool = false,
-                path: String = "/socketcluster/", query: [QueryItem] = []) {
+    public init(
+        hostname: String = "localhost", port: Int? = nil, secure: Bool = false,
+        path: String = "/socketcluster/", query: [QueryItem] = []
+    ) {
         let defaultPort = secure ? 443 : 80
         let effectivePort = port ?? defaultPort
         let authority = effectivePort == defaultPort ? hostname : "\(hostname):\(effectivePort)"
@@ -42,7 +44,11 @@ public struct ServerAddress: Sendable, Hashable {
     public init(url: String) throws(PubSubError) {
         let lower = url.lowercased()
         let secure: Bool
-        if lower.hasPrefix("wss://") { secure = true } else if lower.hasPrefix("ws://") { secure = false } else {
+        if lower.hasPrefix("wss://") {
+            secure = true
+        } else if lower.hasPrefix("ws://") {
+            secure = false
+        } else {
             throw .invalidArgument("Unsupported URL \(url): the scheme must be ws:// or wss://")
         }
         let rest = url.dropFirst(secure ? 6 : 5)
@@ -73,8 +79,8 @@ public struct ServerAddress: Sendable, Hashable {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "*"), UInt8(ascii: "-"),
-                 UInt8(ascii: "."), UInt8(ascii: "_"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "*"), UInt8(ascii: "-"),
+                UInt8(ascii: "."), UInt8(ascii: "_"):
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             case UInt8(ascii: " "):
                 out += "+"

@@ -46,24 +46,26 @@ public struct SessionConfiguration: Sendable {
     public var random: @Sendable () -> Double
 
     /// Options for `address`; every other parameter defaults to the JS client's value.
-    public init(address: ServerAddress,
-                headers: [String: String] = [:],
-                protocolVersion: PingProtocolVersion = .v2,
-                connectTimeout: Duration = .seconds(20),
-                ackTimeout: Duration = .seconds(10),
-                pingTimeoutDisabled: Bool = false,
-                autoReconnect: Bool = true,
-                reconnectPolicy: ReconnectPolicy = ReconnectPolicy(),
-                maxReconnectAttempts: Int? = nil,
-                channelPrefix: String? = nil,
-                authTokenName: String? = nil,
-                maxQueuedMessages: Int = 1000,
-                maxQueuedBytes: Int = 4 << 20,
-                tokenExpiryWarning: Duration = .seconds(60),
-                reconnectWhenNetworkReturns: Bool = true,
-                frameObserver: (@Sendable (FrameDirection, String) -> Void)? = nil,
-                logSink: LogSink = .off,
-                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+    public init(
+        address: ServerAddress,
+        headers: [String: String] = [:],
+        protocolVersion: PingProtocolVersion = .v2,
+        connectTimeout: Duration = .seconds(20),
+        ackTimeout: Duration = .seconds(10),
+        pingTimeoutDisabled: Bool = false,
+        autoReconnect: Bool = true,
+        reconnectPolicy: ReconnectPolicy = ReconnectPolicy(),
+        maxReconnectAttempts: Int? = nil,
+        channelPrefix: String? = nil,
+        authTokenName: String? = nil,
+        maxQueuedMessages: Int = 1000,
+        maxQueuedBytes: Int = 4 << 20,
+        tokenExpiryWarning: Duration = .seconds(60),
+        reconnectWhenNetworkReturns: Bool = true,
+        frameObserver: (@Sendable (FrameDirection, String) -> Void)? = nil,
+        logSink: LogSink = .off,
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) {
         self.address = address
         self.headers = headers
         self.protocolVersion = protocolVersion

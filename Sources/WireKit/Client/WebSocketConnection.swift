@@ -101,17 +101,20 @@ final class WebSocketConnection: @unchecked Sendable {
         self.log = log
         makeDriver = { () throws(WebSocketError) in
             let transport = try factory.makeTransport(url, connectTimeout: connectTimeout, proxy: proxy)
-            return WebSocketConnectionDriver(machine: WebSocketStateMachine(client: handshake, configuration: configuration),
-                                             transport: transport, queue: queue, log: log)
+            return WebSocketConnectionDriver(
+                machine: WebSocketStateMachine(client: handshake, configuration: configuration),
+                transport: transport, queue: queue, log: log)
         }
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
         reader.owner = self
     }
 
     /// Server role: a connection accepted on `transport`, run on `queue`.
-    init(accepted transport: any Transport, configuration: WebSocketConfiguration, queue: DispatchQueue,
-         highWaterMark: Int, receiveWaterMarks: (high: Int, low: Int) = (1 << 20, 256 << 10), writeLimit: Int = 16 << 20,
-         pingTimeout: Duration, acceptRequest: (@Sendable (HTTPRequestHead) -> Int?)? = nil, log: ConnectionLog = .off) {
+    init(
+        accepted transport: any Transport, configuration: WebSocketConfiguration, queue: DispatchQueue,
+        highWaterMark: Int, receiveWaterMarks: (high: Int, low: Int) = (1 << 20, 256 << 10), writeLimit: Int = 16 << 20,
+        pingTimeout: Duration, acceptRequest: (@Sendable (HTTPRequestHead) -> Int?)? = nil, log: ConnectionLog = .off
+    ) {
         self.role = .server
         self.queue = queue
         self.highWaterMark = highWaterMark
@@ -138,7 +141,8 @@ final class WebSocketConnection: @unchecked Sendable {
     /// The public `messages` stream over an unbounded one: each message the consumer takes is
     /// counted off `unreadMessageBytes` (through `owner`, set once the connection exists).
     private static func makeMessages()
-        -> (AsyncStream<WebSocketMessage>, AsyncStream<WebSocketMessage>.Continuation, MessageReader) {
+        -> (AsyncStream<WebSocketMessage>, AsyncStream<WebSocketMessage>.Continuation, MessageReader)
+    {
         let (inner, sink) = AsyncStream.makeStream(of: WebSocketMessage.self)
         let reader = MessageReader(inner)
         let outer = AsyncStream<WebSocketMessage>(unfolding: { await reader.next() })

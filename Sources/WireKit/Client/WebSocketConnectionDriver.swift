@@ -52,12 +52,14 @@ package final class WebSocketConnectionDriver: @unchecked Sendable {
     /// Throws `.invalidRequest` for a bad header, origin or subprotocol, or what the transport
     /// factory throws.
     package static func client(url: WebSocketURL, options: WebSocketOptions, queue: DispatchQueue) throws(WebSocketError)
-        -> WebSocketConnectionDriver {
+        -> WebSocketConnectionDriver
+    {
         let handshake = try ClientHandshake(url: url, origin: options.origin, subprotocols: options.subprotocols, headers: options.headers)
         let transport = try options.transportFactory.makeTransport(url, options.connectTimeout)
-        return WebSocketConnectionDriver(machine: WebSocketStateMachine(client: handshake, configuration: options.configuration),
-                                         transport: transport, queue: queue,
-                                         log: ConnectionLog(sink: options.logSink, client: url, proxy: nil))
+        return WebSocketConnectionDriver(
+            machine: WebSocketStateMachine(client: handshake, configuration: options.configuration),
+            transport: transport, queue: queue,
+            log: ConnectionLog(sink: options.logSink, client: url, proxy: nil))
     }
 
     /// Starts the transport (connect or, when accepted, read). Call once, on `queue`.

@@ -9,8 +9,12 @@ public struct WebSocketTransportFactory: Sendable {
     public let makeTunneledTransport: (@Sendable (_ url: WebSocketURL, _ proxy: HTTPProxy, _ connectTimeout: Duration) throws(WebSocketError) -> any Transport)?
 
     /// A factory that calls `makeTransport`, and `makeTunneledTransport` for connections through a proxy.
-    public init(_ makeTransport: @escaping @Sendable (_ url: WebSocketURL, _ connectTimeout: Duration) throws(WebSocketError) -> any Transport,
-                tunneled makeTunneledTransport: (@Sendable (_ url: WebSocketURL, _ proxy: HTTPProxy, _ connectTimeout: Duration) throws(WebSocketError) -> any Transport)? = nil) {
+    public init(
+        _ makeTransport: @escaping @Sendable (_ url: WebSocketURL, _ connectTimeout: Duration) throws(WebSocketError) -> any Transport,
+        tunneled makeTunneledTransport: (
+            @Sendable (_ url: WebSocketURL, _ proxy: HTTPProxy, _ connectTimeout: Duration) throws(WebSocketError) -> any Transport
+        )? = nil
+    ) {
         self.makeTransport = makeTransport
         self.makeTunneledTransport = makeTunneledTransport
     }

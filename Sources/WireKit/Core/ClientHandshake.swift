@@ -21,12 +21,17 @@ public struct ClientHandshake: Sendable, Hashable {
     public let key: String
 
     /// Checks names and values so the request cannot be malformed or smuggle extra lines.
-    public init(url: WebSocketURL, origin: String? = nil, subprotocols: [String] = [], headers: HTTPHeaders = HTTPHeaders(), key: String = ClientHandshake.randomKey()) throws(WebSocketError) {
+    public init(
+        url: WebSocketURL, origin: String? = nil, subprotocols: [String] = [], headers: HTTPHeaders = HTTPHeaders(), key: String = ClientHandshake.randomKey()
+    ) throws(WebSocketError) {
         for field in headers {
             guard HTTPHeadParser.isToken(field.name) else { throw .invalidRequest("header name \"\(field.name)\" is not a valid HTTP token") }
             guard Self.isValidFieldValue(field.value) else { throw .invalidRequest("the value of header \"\(field.name)\" contains a control character") }
             let lowered = field.name.lowercased()
-            if ["upgrade", "connection", "sec-websocket-key", "sec-websocket-version", "sec-websocket-accept", "sec-websocket-extensions", "sec-websocket-protocol", "content-length", "transfer-encoding"].contains(lowered) {
+            if [
+                "upgrade", "connection", "sec-websocket-key", "sec-websocket-version", "sec-websocket-accept", "sec-websocket-extensions",
+                "sec-websocket-protocol", "content-length", "transfer-encoding",
+            ].contains(lowered) {
                 throw .invalidRequest("header \"\(field.name)\" is set by WireKit itself")
             }
         }
@@ -93,7 +98,8 @@ public struct ClientHandshake: Sendable, Hashable {
             throw .invalidHandshakeResponse("the Upgrade header is \(headers.first(name: "Upgrade").map { "\"\($0)\"" } ?? "missing"), expected \"websocket\"")
         }
         guard headers.hasListElement(name: "Connection", equalToIgnoringASCIICase: "upgrade") else {
-            throw .invalidHandshakeResponse("the Connection header is \(headers.first(name: "Connection").map { "\"\($0)\"" } ?? "missing"), expected \"Upgrade\"")
+            throw .invalidHandshakeResponse(
+                "the Connection header is \(headers.first(name: "Connection").map { "\"\($0)\"" } ?? "missing"), expected \"Upgrade\"")
         }
         let accepts = headers["Sec-WebSocket-Accept"]
         guard accepts.count == 1, let accept = accepts.first else {

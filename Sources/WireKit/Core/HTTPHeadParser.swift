@@ -91,8 +91,9 @@ package struct HTTPHeadParser: Sendable {
         switch c {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
         case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
-             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"): true
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+            UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            true
         default: false
         }
     }
@@ -151,7 +152,8 @@ package struct HTTPHeadParser: Sendable {
         let statusLine = lines[0]
         let parts = parts(of: statusLine, maxParts: 3)
         guard parts.count >= 2, hasPrefix(parts[0], "HTTP/"), parts[1].count == 3,
-              parts[1].allSatisfy({ bytes[$0] >= UInt8(ascii: "0") && bytes[$0] <= UInt8(ascii: "9") }) else {
+            parts[1].allSatisfy({ bytes[$0] >= UInt8(ascii: "0") && bytes[$0] <= UInt8(ascii: "9") })
+        else {
             throw ParseError("malformed status line \"\(text(statusLine).prefix(80))\"")
         }
         let status = parts[1].reduce(0) { $0 * 10 + Int(bytes[$1] - UInt8(ascii: "0")) }
@@ -167,10 +169,12 @@ package struct HTTPHeadParser: Sendable {
         let requestLine = lines[0]
         let parts = parts(of: requestLine, maxParts: .max)
         guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy({ Self.isTokenByte(bytes[$0]) }),
-              !parts[1].isEmpty, hasPrefix(parts[2], "HTTP/") else {
+            !parts[1].isEmpty, hasPrefix(parts[2], "HTTP/")
+        else {
             throw ParseError("malformed request line \"\(text(requestLine).prefix(80))\"")
         }
-        return HTTPRequestHead(method: text(parts[0]), target: text(parts[1]), version: text(parts[2]),
-                               headers: try headers(lines.dropFirst()))
+        return HTTPRequestHead(
+            method: text(parts[0]), target: text(parts[1]), version: text(parts[2]),
+            headers: try headers(lines.dropFirst()))
     }
 }

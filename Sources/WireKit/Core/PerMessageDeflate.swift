@@ -62,7 +62,7 @@ struct PerMessageDeflate: Sendable {
         if sendNoContextTakeover { deflater?.reset() }
         // A sync flush ends with an empty stored block, 00 00 FF FF: it is left off (§7.2.1).
         if compressed.count >= 4, compressed.suffix(4).elementsEqual(Self.trailer) { compressed.removeLast(4) }
-        if compressed.isEmpty { compressed.append(0x00) } // §7.2.3.6: an empty message is one 0x00 byte.
+        if compressed.isEmpty { compressed.append(0x00) }  // §7.2.3.6: an empty message is one 0x00 byte.
         compressed.withUnsafeBytes(body)
         if compressed.capacity > Self.retainedCapacity { compressed = [] }
         return true

@@ -48,7 +48,8 @@ package enum PerMessageDeflateNegotiation {
     /// Window bits 8 ... 15 from a parameter value (digits only); nil otherwise.
     static func windowBits(_ value: String?) -> Int? {
         guard let value, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), value.utf8.count <= 2, let bits = Int(value),
-              (8...15).contains(bits) else { return nil }
+            (8...15).contains(bits)
+        else { return nil }
         return bits
     }
 
@@ -73,7 +74,8 @@ package enum PerMessageDeflateNegotiation {
         }
         guard let element = elements.first else { return nil }
         guard elements.count == 1, element.name == "permessage-deflate" else {
-            throw .invalidHandshakeResponse("the server selected the extensions \"\(values.joined(separator: ", "))\"; only permessage-deflate was offered, once")
+            throw .invalidHandshakeResponse(
+                "the server selected the extensions \"\(values.joined(separator: ", "))\"; only permessage-deflate was offered, once")
         }
         var result = PerMessageDeflateParameters()
         var seen = Set<String>()
@@ -85,12 +87,14 @@ package enum PerMessageDeflateNegotiation {
                 if name == "server_no_context_takeover" { result.serverNoContextTakeover = true } else { result.clientNoContextTakeover = true }
             case "server_max_window_bits":
                 guard let bits = windowBits(value), bits <= options.serverMaxWindowBits else {
-                    throw .invalidHandshakeResponse("permessage-deflate server_max_window_bits=\(value ?? "") is invalid or above the \(options.serverMaxWindowBits) offered")
+                    throw .invalidHandshakeResponse(
+                        "permessage-deflate server_max_window_bits=\(value ?? "") is invalid or above the \(options.serverMaxWindowBits) offered")
                 }
                 result.serverMaxWindowBits = bits
             case "client_max_window_bits":
                 guard let bits = windowBits(value), bits <= options.clientMaxWindowBits else {
-                    throw .invalidHandshakeResponse("permessage-deflate client_max_window_bits=\(value ?? "") is invalid or above the \(options.clientMaxWindowBits) offered")
+                    throw .invalidHandshakeResponse(
+                        "permessage-deflate client_max_window_bits=\(value ?? "") is invalid or above the \(options.clientMaxWindowBits) offered")
                 }
                 result.clientMaxWindowBits = bits
             default:
@@ -116,10 +120,11 @@ package enum PerMessageDeflateNegotiation {
     package static func respond(to values: [String], options: PerMessageDeflateOptions) -> (PerMessageDeflateParameters, String)? {
         guard let elements = parse(values) else { return nil }
         offers: for element in elements where element.name == "permessage-deflate" {
-            var result = PerMessageDeflateParameters(serverNoContextTakeover: options.serverNoContextTakeover,
-                                                     clientNoContextTakeover: options.clientNoContextTakeover,
-                                                     serverMaxWindowBits: options.serverMaxWindowBits,
-                                                     clientMaxWindowBits: 15)
+            var result = PerMessageDeflateParameters(
+                serverNoContextTakeover: options.serverNoContextTakeover,
+                clientNoContextTakeover: options.clientNoContextTakeover,
+                serverMaxWindowBits: options.serverMaxWindowBits,
+                clientMaxWindowBits: 15)
             var clientWindowAllowed = false
             var seen = Set<String>()
             for (name, value) in element.parameters {

@@ -25,8 +25,10 @@ public struct PerMessageDeflateOptions: Sendable, Hashable {
 
     /// Options with every value clamped to what zlib accepts (level 0...9, memory level 1...9,
     /// windows 9...15 bits, threshold at least 0).
-    public init(level: Int = 6, memoryLevel: Int = 8, clientMaxWindowBits: Int = 15, serverMaxWindowBits: Int = 15,
-                clientNoContextTakeover: Bool = false, serverNoContextTakeover: Bool = false, minimumMessageSize: Int = 64) {
+    public init(
+        level: Int = 6, memoryLevel: Int = 8, clientMaxWindowBits: Int = 15, serverMaxWindowBits: Int = 15,
+        clientNoContextTakeover: Bool = false, serverNoContextTakeover: Bool = false, minimumMessageSize: Int = 64
+    ) {
         self.level = min(max(level, 0), 9)
         self.memoryLevel = min(max(memoryLevel, 1), 9)
         self.clientMaxWindowBits = min(max(clientMaxWindowBits, 9), 15)
@@ -49,8 +51,10 @@ public struct PerMessageDeflateParameters: Sendable, Hashable {
     public var clientMaxWindowBits = 15
 
     /// The settled parameters (RFC 7692 defaults: context takeover both ways, 15-bit windows).
-    public init(serverNoContextTakeover: Bool = false, clientNoContextTakeover: Bool = false,
-                serverMaxWindowBits: Int = 15, clientMaxWindowBits: Int = 15) {
+    public init(
+        serverNoContextTakeover: Bool = false, clientNoContextTakeover: Bool = false,
+        serverMaxWindowBits: Int = 15, clientMaxWindowBits: Int = 15
+    ) {
         self.serverNoContextTakeover = serverNoContextTakeover
         self.clientNoContextTakeover = clientNoContextTakeover
         self.serverMaxWindowBits = serverMaxWindowBits

@@ -35,11 +35,15 @@ package struct ServerHandshake: Sendable, Hashable {
         }
         let versions = headers.listElements(name: "Sec-WebSocket-Version")
         guard versions == ["13"] else {
-            throw .invalidUpgradeRequest(status: 426, reason: versions.isEmpty ? "Sec-WebSocket-Version is missing" : "Sec-WebSocket-Version \(versions.joined(separator: ", ")) is not supported; only 13 is")
+            throw .invalidUpgradeRequest(
+                status: 426,
+                reason: versions.isEmpty
+                    ? "Sec-WebSocket-Version is missing" : "Sec-WebSocket-Version \(versions.joined(separator: ", ")) is not supported; only 13 is")
         }
         let keys = headers["Sec-WebSocket-Key"]
         guard keys.count == 1, let key = keys.first, key.utf8.count == 24,
-              let decoded = Data(base64Encoded: key), decoded.count == 16 else {
+            let decoded = Data(base64Encoded: key), decoded.count == 16
+        else {
             throw .invalidUpgradeRequest(status: 400, reason: "Sec-WebSocket-Key must be the base64 encoding of 16 bytes")
         }
         let offered = headers.listElements(name: "Sec-WebSocket-Protocol")

@@ -189,7 +189,9 @@ package struct WebSocketFrameDecoder: Sendable {
                     }
                 }
                 if isFrameEnd, let header = current {
-                    frames.append(WebSocketFrame(fin: header.fin, reservedBits: header.reservedBits, opcode: header.opcode, maskingKey: header.maskingKey, payload: gathered))
+                    frames.append(
+                        WebSocketFrame(
+                            fin: header.fin, reservedBits: header.reservedBits, opcode: header.opcode, maskingKey: header.maskingKey, payload: gathered))
                     gathered.removeAll(keepingCapacity: true)
                     current = nil
                 }

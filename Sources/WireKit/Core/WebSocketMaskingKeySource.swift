@@ -68,8 +68,10 @@ struct WebSocketMaskingKeySource: Sendable {
     }
 
     /// The ChaCha20 block function writing its 16 words to `output`; `key` holds 8 words.
-    private static func block(key: UnsafeBufferPointer<UInt32>, counter: UInt32, nonce: (UInt32, UInt32, UInt32),
-                              into output: UnsafeMutablePointer<UInt32>) {
+    private static func block(
+        key: UnsafeBufferPointer<UInt32>, counter: UInt32, nonce: (UInt32, UInt32, UInt32),
+        into output: UnsafeMutablePointer<UInt32>
+    ) {
         let i0: UInt32 = 0x6170_7865, i1: UInt32 = 0x3320_646E, i2: UInt32 = 0x7962_2D32, i3: UInt32 = 0x6B20_6574
         let i4 = key[0], i5 = key[1], i6 = key[2], i7 = key[3], i8 = key[4], i9 = key[5], i10 = key[6], i11 = key[7]
         let i12 = counter, i13 = nonce.0, i14 = nonce.1, i15 = nonce.2

@@ -112,8 +112,10 @@ public struct WebSocketStateMachine: Sendable {
     /// A server connection that waits for the client's upgrade request. `acceptRequest` sees
     /// the request head first: `nil` lets it through to validation, an HTTP status refuses it
     /// with that status (the connection then closes with `.invalidUpgradeRequest`).
-    public init(server configuration: WebSocketConfiguration = WebSocketConfiguration(),
-                acceptRequest: (@Sendable (HTTPRequestHead) -> Int?)? = nil) {
+    public init(
+        server configuration: WebSocketConfiguration = WebSocketConfiguration(),
+        acceptRequest: (@Sendable (HTTPRequestHead) -> Int?)? = nil
+    ) {
         role = .server
         self.configuration = configuration
         clientHandshake = nil
@@ -176,7 +178,7 @@ public struct WebSocketStateMachine: Sendable {
         case .awaitingResponse:
             receiveResponseHead(bytes, now: now)
         case .readingRejectionBody(let status, let headers, var body, let expected):
-            state = .awaitingResponse // drop the copy held in the state while the body grows
+            state = .awaitingResponse  // drop the copy held in the state while the body grows
             body.append(contentsOf: bytes.prefix(max(0, expected - body.count)))
             if body.count >= expected {
                 finishRejection(status: status, headers: headers, body: body)
@@ -188,7 +190,7 @@ public struct WebSocketStateMachine: Sendable {
         case .open, .closeSent:
             receiveFrames(bytes, now: now)
         case .closed:
-            break // Anything after the peer's close frame or a failure is ignored.
+            break  // Anything after the peer's close frame or a failure is ignored.
         }
     }
 
@@ -290,11 +292,15 @@ public struct WebSocketStateMachine: Sendable {
         case .readingRejectionBody(let status, let headers, let body, _):
             finishRejection(status: status, headers: headers, body: body)
         case .idle, .awaitingResponse, .awaitingRequest:
-            finish(WebSocketCloseInfo(code: .abnormalClosure, reason: "", wasClean: false,
-                                      error: error ?? .connectionClosed("the connection closed during the opening handshake")))
+            finish(
+                WebSocketCloseInfo(
+                    code: .abnormalClosure, reason: "", wasClean: false,
+                    error: error ?? .connectionClosed("the connection closed during the opening handshake")))
         case .open, .closeSent:
-            finish(WebSocketCloseInfo(code: .abnormalClosure, reason: "", wasClean: false,
-                                      error: error ?? .connectionClosed("the peer closed the connection without a close frame")))
+            finish(
+                WebSocketCloseInfo(
+                    code: .abnormalClosure, reason: "", wasClean: false,
+                    error: error ?? .connectionClosed("the peer closed the connection without a close frame")))
         case .closed:
             break
         }
@@ -318,8 +324,10 @@ public struct WebSocketStateMachine: Sendable {
         if let deadline = closeDeadline, deadline <= now {
             closeDeadline = nil
             if case .closeSent = state {
-                finish(WebSocketCloseInfo(code: .abnormalClosure, reason: "", wasClean: false,
-                                          error: .timedOut(.closingHandshake(limit: configuration.closeTimeout))))
+                finish(
+                    WebSocketCloseInfo(
+                        code: .abnormalClosure, reason: "", wasClean: false,
+                        error: .timedOut(.closingHandshake(limit: configuration.closeTimeout))))
             }
             wantsTransportClosed = true
         }
@@ -338,8 +346,10 @@ public struct WebSocketStateMachine: Sendable {
             if let deadline = keepaliveDeadline {
                 if deadline <= now {
                     keepaliveDeadline = nil
-                    finish(WebSocketCloseInfo(code: .abnormalClosure, reason: "", wasClean: false,
-                                              error: .timedOut(.keepalive(limit: keepalive.timeout))))
+                    finish(
+                        WebSocketCloseInfo(
+                            code: .abnormalClosure, reason: "", wasClean: false,
+                            error: .timedOut(.keepalive(limit: keepalive.timeout))))
                     wantsTransportClosed = true
                 }
             } else if lastReceive + keepalive.interval <= now {
@@ -448,8 +458,10 @@ public struct WebSocketStateMachine: Sendable {
             open(info, now: now)
             if !rest.isEmpty { receiveFrames(rest, now: now) }
         case 300..<400:
-            finish(WebSocketCloseInfo(code: .abnormalClosure, reason: "", wasClean: false,
-                                      error: .redirected(status: head.status, location: head.headers.first(name: "Location"), headers: head.headers)))
+            finish(
+                WebSocketCloseInfo(
+                    code: .abnormalClosure, reason: "", wasClean: false,
+                    error: .redirected(status: head.status, location: head.headers.first(name: "Location"), headers: head.headers)))
             wantsTransportClosed = true
         default:
             let cap = max(0, configuration.maxRejectionBodySize)
@@ -466,8 +478,10 @@ public struct WebSocketStateMachine: Sendable {
     }
 
     private mutating func finishRejection(status: Int, headers: HTTPHeaders, body: [UInt8]) {
-        finish(WebSocketCloseInfo(code: .abnormalClosure, reason: "", wasClean: false,
-                                  error: .handshakeRejected(status: status, headers: headers, body: body)))
+        finish(
+            WebSocketCloseInfo(
+                code: .abnormalClosure, reason: "", wasClean: false,
+                error: .handshakeRejected(status: status, headers: headers, body: body)))
         wantsTransportClosed = true
     }
 
@@ -493,8 +507,9 @@ public struct WebSocketStateMachine: Sendable {
         }
         var responseHeaders = configuration.responseHeaders
         if let options = configuration.perMessageDeflate, ZlibLibrary.isAvailable,
-           let (parameters, answer) = PerMessageDeflateNegotiation.respond(
-            to: handshake.request.headers.listElements(name: "Sec-WebSocket-Extensions"), options: options) {
+            let (parameters, answer) = PerMessageDeflateNegotiation.respond(
+                to: handshake.request.headers.listElements(name: "Sec-WebSocket-Extensions"), options: options)
+        {
             enableDeflate(parameters, options: options)
             responseHeaders.add(name: "Sec-WebSocket-Extensions", value: answer)
         }
@@ -506,8 +521,10 @@ public struct WebSocketStateMachine: Sendable {
 
     private mutating func reject(status: Int, reason: String) {
         output.append(contentsOf: ServerHandshake.rejectionBytes(status: status, reason: reason))
-        finish(WebSocketCloseInfo(code: .abnormalClosure, reason: "", wasClean: false,
-                                  error: .invalidUpgradeRequest(status: status, reason: reason)))
+        finish(
+            WebSocketCloseInfo(
+                code: .abnormalClosure, reason: "", wasClean: false,
+                error: .invalidUpgradeRequest(status: status, reason: reason)))
         wantsTransportClosed = true
     }
 
@@ -666,8 +683,9 @@ public struct WebSocketStateMachine: Sendable {
     }
 
     private mutating func encode(_ opcode: WebSocketOpcode, fin: Bool, payload: UnsafeRawBufferPointer) {
-        WebSocketFrameEncoder.encode(opcode: opcode, fin: fin, payload: payload,
-                                     maskingKey: role == .client ? maskingKeys.next() : nil, into: &output)
+        WebSocketFrameEncoder.encode(
+            opcode: opcode, fin: fin, payload: payload,
+            maskingKey: role == .client ? maskingKeys.next() : nil, into: &output)
     }
 
     /// Sends a whole message compressed (RSV1 set) when permessage-deflate takes it; false

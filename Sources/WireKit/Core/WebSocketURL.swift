@@ -69,7 +69,8 @@ public struct WebSocketURL: Sendable, Hashable, CustomStringConvertible {
         host = String(hostPart)
         if let portPart {
             guard !portPart.isEmpty, portPart.count <= 5, portPart.allSatisfy({ $0.isASCII && $0.isNumber }),
-                  let value = Int(portPart), (1...65535).contains(value) else {
+                let value = Int(portPart), (1...65535).contains(value)
+            else {
                 throw .invalidURL("port \"\(portPart)\" is not a number from 1 to 65535")
             }
             port = value
@@ -78,7 +79,7 @@ public struct WebSocketURL: Sendable, Hashable, CustomStringConvertible {
         }
         if rest.isEmpty {
             resourceName = "/"
-        } else if rest.utf8.first == UInt8(ascii: "?") { // not hasPrefix: "?" + a combining mark is one Character
+        } else if rest.utf8.first == UInt8(ascii: "?") {  // not hasPrefix: "?" + a combining mark is one Character
             resourceName = Self.percentEncodingNonASCII("/" + rest)
         } else {
             resourceName = Self.percentEncodingNonASCII(String(rest))

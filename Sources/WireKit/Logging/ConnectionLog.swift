@@ -18,8 +18,10 @@ package struct ConnectionLog: Sendable {
     /// Logs nothing.
     package static let off = ConnectionLog(sink: .off, role: .client)
 
-    private init(sink: LogSink, role: WebSocketRole, host: String? = nil, port: Int? = nil, proxy: String? = nil,
-                 peer: String? = nil) {
+    private init(
+        sink: LogSink, role: WebSocketRole, host: String? = nil, port: Int? = nil, proxy: String? = nil,
+        peer: String? = nil
+    ) {
         self.sink = sink
         self.connection = sink.isOn ? Self.counter.next() : 0
         self.role = role
@@ -31,8 +33,9 @@ package struct ConnectionLog: Sendable {
 
     /// A client connection to `url`, through `proxy` when set.
     package init(sink: LogSink, client url: WebSocketURL, proxy: @autoclosure () -> HTTPProxy?) {
-        self.init(sink: sink, role: .client, host: url.host, port: url.port,
-                  proxy: sink.isOn ? proxy().map { "\($0.host):\($0.port)" } : nil)
+        self.init(
+            sink: sink, role: .client, host: url.host, port: url.port,
+            proxy: sink.isOn ? proxy().map { "\($0.host):\($0.port)" } : nil)
     }
 
     /// A server connection accepted from `peer`.
@@ -75,8 +78,9 @@ package struct ConnectionLog: Sendable {
 
     /// A non-async write was refused because the send buffer is full.
     func sendBufferFull(buffered: Int, limit: Int) {
-        sink.log(.notice, .webSocket, "write refused: send buffer full",
-                 metadata: metadata(["buffered": String(buffered), "limit": String(limit)]))
+        sink.log(
+            .notice, .webSocket, "write refused: send buffer full",
+            metadata: metadata(["buffered": String(buffered), "limit": String(limit)]))
     }
 
     /// The connection is over: a clean close at debug, a failure at the level and in the
@@ -85,8 +89,9 @@ package struct ConnectionLog: Sendable {
         guard sink.isOn else { return }
         let code = String(info.code.rawValue)
         guard let error = info.error else {
-            return sink.log(.debug, .webSocket, "closed",
-                            metadata: metadata(["code": code, "reason": info.reason, "clean": String(info.wasClean)]))
+            return sink.log(
+                .debug, .webSocket, "closed",
+                metadata: metadata(["code": code, "reason": info.reason, "clean": String(info.wasClean)]))
         }
         switch error {
         case .transport(let failure):
@@ -96,26 +101,31 @@ package struct ConnectionLog: Sendable {
         case .handshakeRejected(let status, _, _):
             sink.log(.warning, .webSocket, "handshake rejected", metadata: metadata(["status": String(status)]))
         case .redirected(let status, let location, _):
-            sink.log(.warning, .webSocket, "handshake redirected (not followed)",
-                     metadata: metadata(["status": String(status), "location": location ?? ""]))
+            sink.log(
+                .warning, .webSocket, "handshake redirected (not followed)",
+                metadata: metadata(["status": String(status), "location": location ?? ""]))
         case .invalidHandshakeResponse(let why):
             sink.log(.error, .webSocket, "invalid handshake response", metadata: metadata(["reason": why]))
         case .invalidUpgradeRequest(let status, let why):
-            sink.log(.notice, .webSocket, "upgrade request refused",
-                     metadata: metadata(["status": String(status), "reason": why]))
+            sink.log(
+                .notice, .webSocket, "upgrade request refused",
+                metadata: metadata(["status": String(status), "reason": why]))
         case .protocolViolation(let violation):
-            sink.log(.error, .webSocket, "protocol violation by the peer",
-                     metadata: metadata(["code": code, "reason": violation.description]))
+            sink.log(
+                .error, .webSocket, "protocol violation by the peer",
+                metadata: metadata(["code": code, "reason": violation.description]))
         case .invalidUTF8(let why):
             sink.log(.error, .webSocket, "invalid UTF-8 from the peer", metadata: metadata(["code": code, "reason": why]))
         case .messageTooBig(let size, let limit):
-            sink.log(.notice, .webSocket, "message too big",
-                     metadata: metadata(["code": code, "size": String(size), "limit": String(limit)]))
+            sink.log(
+                .notice, .webSocket, "message too big",
+                metadata: metadata(["code": code, "size": String(size), "limit": String(limit)]))
         case .timedOut(let what):
             sink.log(.warning, .webSocket, "timed out", metadata: metadata(["code": code, "reason": what.description]))
         case .connectionClosed(let why):
-            sink.log(.notice, .webSocket, "connection lost without a close handshake",
-                     metadata: metadata(["code": code, "reason": why]))
+            sink.log(
+                .notice, .webSocket, "connection lost without a close handshake",
+                metadata: metadata(["code": code, "reason": why]))
         case .invalidURL, .invalidRequest, .closed, .notOpen, .sendBufferFull:
             sink.log(.warning, .webSocket, "failed", metadata: metadata(["code": code, "reason": error.description]))
         }

@@ -66,8 +66,10 @@ package struct HTTPConnectTunnel: Sendable {
 
     /// What it means that the proxy closed the connection before a verdict.
     package var closedEarly: HTTPProxyError {
-        .tunnelClosed(parser.bytes.isEmpty ? "the proxy closed the connection without answering CONNECT"
-                                           : "the proxy closed the connection in the middle of its answer to CONNECT")
+        .tunnelClosed(
+            parser.bytes.isEmpty
+                ? "the proxy closed the connection without answering CONNECT"
+                : "the proxy closed the connection in the middle of its answer to CONNECT")
     }
 
     /// The realm of a `Basic realm="..."` challenge.

@@ -53,7 +53,8 @@ public struct HTTPProxy: Sendable, Hashable, CustomStringConvertible {
                 secret = nil
             }
             guard let decodedUser = Self.percentDecoded(user),
-                  let decodedSecret = secret.map(Self.percentDecoded) ?? "" else {
+                let decodedSecret = secret.map(Self.percentDecoded) ?? ""
+            else {
                 throw .invalidURL("proxy \"\(string)\": bad percent-encoding in the credentials")
             }
             username = decodedUser
@@ -93,7 +94,9 @@ public struct HTTPProxy: Sendable, Hashable, CustomStringConvertible {
     /// can be set by a CGI request), none when `no_proxy`/`NO_PROXY` matches the host (`*`, a
     /// name, `.suffix` or `suffix` of a domain, an IP literal). Throws `.invalidURL` for an
     /// unparsable variable.
-    public static func fromEnvironment(for url: WebSocketURL, environment: [String: String] = ProcessInfo.processInfo.environment) throws(WebSocketError) -> HTTPProxy? {
+    public static func fromEnvironment(for url: WebSocketURL, environment: [String: String] = ProcessInfo.processInfo.environment) throws(WebSocketError)
+        -> HTTPProxy?
+    {
         func value(_ names: String...) -> String? {
             names.lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
         }
@@ -109,10 +112,10 @@ public struct HTTPProxy: Sendable, Hashable, CustomStringConvertible {
         for entry in list.split(separator: ",") {
             var pattern = String(entry).trimmingWireKitWhitespace().lowercased()
             if pattern == "*" { return true }
-            if pattern.hasPrefix("[") , let close = pattern.firstIndex(of: "]") {
+            if pattern.hasPrefix("["), let close = pattern.firstIndex(of: "]") {
                 pattern = String(pattern[pattern.index(after: pattern.startIndex)..<close])
             } else if let colon = pattern.lastIndex(of: ":"), pattern.firstIndex(of: ":") == colon {
-                pattern = String(pattern[..<colon]) // "host:port": the port is ignored
+                pattern = String(pattern[..<colon])  // "host:port": the port is ignored
             }
             if pattern.hasPrefix("*.") { pattern.removeFirst() }
             if pattern.hasPrefix(".") { pattern.removeFirst() }
@@ -129,7 +132,8 @@ public struct HTTPProxy: Sendable, Hashable, CustomStringConvertible {
         while let byte = iterator.next() {
             guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
             guard let high = iterator.next(), let low = iterator.next(),
-                  let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) else { return nil }
+                let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+            else { return nil }
             bytes.append(value)
         }
         return String(decoding: bytes, as: UTF8.self)

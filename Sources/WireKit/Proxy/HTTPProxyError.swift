@@ -17,18 +17,19 @@ public enum HTTPProxyError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong with the proxy, in words.
     public var description: String {
         switch self {
-        case let .refused(status, reason):
+        case .refused(let status, let reason):
             "the proxy refused the tunnel with HTTP \(status)\(reason.isEmpty ? "" : " \(reason)")"
-        case let .authenticationRequired(realm, credentialsSent):
-            (credentialsSent ? "the proxy rejected the credentials (HTTP 407/401)" : "the proxy requires authentication (HTTP 407/401); put user:password in the proxy URL")
+        case .authenticationRequired(let realm, let credentialsSent):
+            (credentialsSent
+                ? "the proxy rejected the credentials (HTTP 407/401)" : "the proxy requires authentication (HTTP 407/401); put user:password in the proxy URL")
                 + (realm.map { ", realm \"\($0)\"" } ?? "")
-        case let .unreachable(host, port, reason):
+        case .unreachable(let host, let port, let reason):
             "cannot reach the proxy \(host) port \(port): \(reason)"
-        case let .tunnelClosed(why):
+        case .tunnelClosed(let why):
             "the proxy closed the tunnel: \(why)"
-        case let .invalidResponse(why):
+        case .invalidResponse(let why):
             "invalid answer from the proxy: \(why)"
-        case let .timedOut(seconds):
+        case .timedOut(let seconds):
             "the proxy did not answer CONNECT within \(seconds) s"
         }
     }

@@ -27,8 +27,9 @@ public final class HTTPProxyTransport: Transport, @unchecked Sendable {
     ///   - proxy: the HTTP proxy and its credentials.
     ///   - connectTimeout: seconds to connect to the proxy, and again for its answer to CONNECT.
     public convenience init(host: String, port: Int, proxy: HTTPProxy, connectTimeout: Double = 10) {
-        self.init(wrapping: TCPTransport(host: proxy.host, port: proxy.port, connectTimeout: connectTimeout),
-                  host: host, port: port, proxy: proxy, answerTimeout: connectTimeout)
+        self.init(
+            wrapping: TCPTransport(host: proxy.host, port: proxy.port, connectTimeout: connectTimeout),
+            host: host, port: port, proxy: proxy, answerTimeout: connectTimeout)
     }
 
     /// A tunnel to `host`:`port` over `inner`, an unstarted transport to `proxy`.
@@ -103,13 +104,14 @@ public final class HTTPProxyTransport: Transport, @unchecked Sendable {
             if let failure {
                 handler?(.closed(.proxy(failure)))
             } else if let error {
-                let reason: HTTPProxyError.UnreachableReason? = switch error {
-                case .hostNotFound(_, let detail): .hostNotFound(detail: detail)
-                case .connectionRefused: .connectionRefused
-                case .connectTimedOut(_, _, let seconds): .connectTimedOut(seconds: seconds)
-                case .unreachable: .networkUnreachable
-                default: nil
-                }
+                let reason: HTTPProxyError.UnreachableReason? =
+                    switch error {
+                    case .hostNotFound(_, let detail): .hostNotFound(detail: detail)
+                    case .connectionRefused: .connectionRefused
+                    case .connectTimedOut(_, _, let seconds): .connectTimedOut(seconds: seconds)
+                    case .unreachable: .networkUnreachable
+                    default: nil
+                    }
                 if let reason {
                     handler?(.closed(.proxy(.unreachable(host: proxy.host, port: proxy.port, reason: reason))))
                 } else {

@@ -55,8 +55,10 @@ public final class WebSocketServer: @unchecked Sendable {
     ///   short). Without it, connections arrive through `connections`.
     /// - Throws: `.transport` when the address cannot be listened on (in use, unknown host),
     ///   `.tls` when `options.tls` holds an unusable certificate or key.
-    public static func start(host: String = "127.0.0.1", port: Int = 0, options: WebSocketServerOptions = WebSocketServerOptions(),
-                             onConnection: (@Sendable (WebSocket) -> Void)? = nil) throws(WebSocketError) -> WebSocketServer {
+    public static func start(
+        host: String = "127.0.0.1", port: Int = 0, options: WebSocketServerOptions = WebSocketServerOptions(),
+        onConnection: (@Sendable (WebSocket) -> Void)? = nil
+    ) throws(WebSocketError) -> WebSocketServer {
         try start(host: host, port: port, options: options, onConnection: onConnection, driverOwner: nil)
     }
 
@@ -65,16 +67,23 @@ public final class WebSocketServer: @unchecked Sendable {
     /// driver before it starts and returns the handler for its events (on `queue`, in order;
     /// `.opened` first once the upgrade succeeded, `.closed` last). The owner writes with the
     /// driver's `write`/`flush`/`perform`, on `queue` only. `stop` closes the drivers still open.
-    package static func start(host: String, port: Int, options: WebSocketServerOptions, queue: DispatchQueue,
-                              onConnection: @escaping @Sendable (WebSocketConnectionDriver) -> (WebSocketEvent) -> Void)
-        throws(WebSocketError) -> WebSocketServer {
-        try start(host: host, port: port, options: options, onConnection: nil,
-                  driverOwner: DriverOwner(queue: queue, onConnection: onConnection))
+    package static func start(
+        host: String, port: Int, options: WebSocketServerOptions, queue: DispatchQueue,
+        onConnection: @escaping @Sendable (WebSocketConnectionDriver) -> (WebSocketEvent) -> Void
+    )
+        throws(WebSocketError) -> WebSocketServer
+    {
+        try start(
+            host: host, port: port, options: options, onConnection: nil,
+            driverOwner: DriverOwner(queue: queue, onConnection: onConnection))
     }
 
-    private static func start(host: String, port: Int, options: WebSocketServerOptions,
-                              onConnection: (@Sendable (WebSocket) -> Void)?, driverOwner: DriverOwner?)
-        throws(WebSocketError) -> WebSocketServer {
+    private static func start(
+        host: String, port: Int, options: WebSocketServerOptions,
+        onConnection: (@Sendable (WebSocket) -> Void)?, driverOwner: DriverOwner?
+    )
+        throws(WebSocketError) -> WebSocketServer
+    {
         var options = options
         if let tls = options.tls {
             let identity: TLSServerIdentity
@@ -107,8 +116,10 @@ public final class WebSocketServer: @unchecked Sendable {
         return server
     }
 
-    private init(listener: TCPListener, options: WebSocketServerOptions, onConnection: (@Sendable (WebSocket) -> Void)?,
-                 driverOwner: DriverOwner?) {
+    private init(
+        listener: TCPListener, options: WebSocketServerOptions, onConnection: (@Sendable (WebSocket) -> Void)?,
+        driverOwner: DriverOwner?
+    ) {
         self.listener = listener
         self.host = listener.host
         self.port = listener.port
@@ -173,13 +184,14 @@ public final class WebSocketServer: @unchecked Sendable {
         let log = ConnectionLog(sink: options.logSink, serverPeer: transport.remoteAddressDescription)
         if let driverOwner { return accept(stream, log: log, owner: driverOwner) }
         let queue = DispatchQueue(label: "WireKit.WebSocketServer.connection", target: pool[index % pool.count])
-        let connection = WebSocketConnection(accepted: stream, configuration: configuration, queue: queue,
-                                             highWaterMark: options.sendHighWaterMark,
-                                             receiveWaterMarks: (options.receiveHighWaterMark, options.receiveLowWaterMark),
-                                             writeLimit: options.writeLimit,
-                                             pingTimeout: options.pingTimeout,
-                                             acceptRequest: options.acceptRequest,
-                                             log: log)
+        let connection = WebSocketConnection(
+            accepted: stream, configuration: configuration, queue: queue,
+            highWaterMark: options.sendHighWaterMark,
+            receiveWaterMarks: (options.receiveHighWaterMark, options.receiveLowWaterMark),
+            writeLimit: options.writeLimit,
+            pingTimeout: options.pingTimeout,
+            acceptRequest: options.acceptRequest,
+            log: log)
         let socket = WebSocket(accepted: connection)
         let onConnection = self.onConnection
         let sink = connectionSink

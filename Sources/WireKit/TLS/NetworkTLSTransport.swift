@@ -66,11 +66,13 @@ public final class NetworkTLSTransport: Transport, @unchecked Sendable {
             if !Self.isIPAddress(host) { sec_protocol_options_set_tls_server_name(options, host) }
             let verifier = TrustVerifier(host: host, configuration: configuration)
             // The verify block runs on `queue` (its last argument).
-            sec_protocol_options_set_verify_block(options, { [weak self] _, trust, complete in
-                let verdict = verifier.verify(sec_trust_copy_ref(trust).takeRetainedValue())
-                if let verdict, self?.failure == nil { self?.failure = verdict }
-                complete(verdict == nil)
-            }, queue)
+            sec_protocol_options_set_verify_block(
+                options,
+                { [weak self] _, trust, complete in
+                    let verdict = verifier.verify(sec_trust_copy_ref(trust).takeRetainedValue())
+                    if let verdict, self?.failure == nil { self?.failure = verdict }
+                    complete(verdict == nil)
+                }, queue)
             let tcp = NWProtocolTCP.Options()
             tcp.noDelay = true
             tcp.connectionTimeout = Int(connectTimeout.rounded(.up))
@@ -85,10 +87,12 @@ public final class NetworkTLSTransport: Transport, @unchecked Sendable {
     public func write(_ bytes: [UInt8]) {
         guard let connection, !bytes.isEmpty, !closedReported else { return }
         bufferedAmount += bytes.count
-        connection.send(content: Data(bytes), completion: .contentProcessed { [self] _ in
-            bufferedAmount -= bytes.count
-            if bufferedAmount == 0 { handler?(.writable) }
-        })
+        connection.send(
+            content: Data(bytes),
+            completion: .contentProcessed { [self] _ in
+                bufferedAmount -= bytes.count
+                if bufferedAmount == 0 { handler?(.writable) }
+            })
     }
 
     public func close() {

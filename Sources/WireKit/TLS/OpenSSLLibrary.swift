@@ -37,8 +37,7 @@ struct OpenSSLLibrary: Sendable {
     let SSL_CTX_ctrl: @convention(c) (Pointer?, Int32, Int, UnsafeMutableRawPointer?) -> Int
     let SSL_CTX_set_verify: @convention(c) (Pointer?, Int32, UnsafeRawPointer?) -> Void
     let SSL_CTX_set_default_verify_paths: @convention(c) (Pointer?) -> Int32
-    let SSL_CTX_load_verify_locations:
-        @convention(c) (Pointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Int32
+    let SSL_CTX_load_verify_locations: @convention(c) (Pointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Int32
     let SSL_CTX_get_cert_store: @convention(c) (Pointer?) -> Pointer?
     let SSL_CTX_use_certificate: @convention(c) (Pointer?, Pointer?) -> Int32
     let SSL_CTX_use_PrivateKey: @convention(c) (Pointer?, Pointer?) -> Int32
@@ -70,10 +69,8 @@ struct OpenSSLLibrary: Sendable {
     let BIO_read: @convention(c) (Pointer?, UnsafeMutableRawPointer?, Int32) -> Int32
     let BIO_write: @convention(c) (Pointer?, UnsafeRawPointer?, Int32) -> Int32
     let BIO_ctrl_pending: @convention(c) (Pointer?) -> Int
-    let PEM_read_bio_X509:
-        @convention(c) (Pointer?, UnsafeMutableRawPointer?, UnsafeRawPointer?, UnsafeRawPointer?) -> Pointer?
-    let PEM_read_bio_PrivateKey:
-        @convention(c) (Pointer?, UnsafeMutableRawPointer?, UnsafeRawPointer?, UnsafeRawPointer?) -> Pointer?
+    let PEM_read_bio_X509: @convention(c) (Pointer?, UnsafeMutableRawPointer?, UnsafeRawPointer?, UnsafeRawPointer?) -> Pointer?
+    let PEM_read_bio_PrivateKey: @convention(c) (Pointer?, UnsafeMutableRawPointer?, UnsafeRawPointer?, UnsafeRawPointer?) -> Pointer?
     let X509_free: @convention(c) (Pointer?) -> Void
     let EVP_PKEY_free: @convention(c) (Pointer?) -> Void
     let X509_STORE_add_cert: @convention(c) (Pointer?, Pointer?) -> Int32
@@ -98,8 +95,10 @@ struct OpenSSLLibrary: Sendable {
             case .failure(let failure): failures.append(failure.reason)
             }
         }
-        return .failure(.unavailable(reason: "no usable OpenSSL (libssl 3 or 1.1) found: "
-            + failures.joined(separator: "; ")))
+        return .failure(
+            .unavailable(
+                reason: "no usable OpenSSL (libssl 3 or 1.1) found: "
+                    + failures.joined(separator: "; ")))
     }
 
     private struct LoadFailure: Error { let reason: String }

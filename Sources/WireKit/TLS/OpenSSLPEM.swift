@@ -4,13 +4,14 @@ extension OpenSSLLibrary {
     /// Every certificate in `pem`, in order; the caller owns them (`X509_free`).
     func readCertificates(pem: String, what: String) throws(TLSError) -> [Pointer] {
         ERR_clear_error()
-        let certificates: [Pointer] = withMemoryBIO(pem) { bio -> [Pointer]? in
-            var result: [Pointer] = []
-            while let certificate = PEM_read_bio_X509(bio, nil, nil, Self.noPassphrase) {
-                result.append(certificate)
-            }
-            return result
-        } ?? []
+        let certificates: [Pointer] =
+            withMemoryBIO(pem) { bio -> [Pointer]? in
+                var result: [Pointer] = []
+                while let certificate = PEM_read_bio_X509(bio, nil, nil, Self.noPassphrase) {
+                    result.append(certificate)
+                }
+                return result
+            } ?? []
         // Reading stops with a "no start line" error at the end of the text; that is expected.
         ERR_clear_error()
         guard !certificates.isEmpty else {

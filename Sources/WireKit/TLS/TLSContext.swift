@@ -88,8 +88,9 @@ final class TLSContext: @unchecked Sendable {
         }
         while let intermediate = remaining.first {
             // SSL_CTX_add_extra_chain_cert takes ownership on success.
-            guard library.SSL_CTX_ctrl(
-                context, OpenSSLConstant.SSL_CTRL_EXTRA_CHAIN_CERT, 0, UnsafeMutableRawPointer(intermediate)) == 1
+            guard
+                library.SSL_CTX_ctrl(
+                    context, OpenSSLConstant.SSL_CTRL_EXTRA_CHAIN_CERT, 0, UnsafeMutableRawPointer(intermediate)) == 1
             else {
                 throw .invalidConfiguration(reason: "a chain certificate was refused: \(library.errorQueueText())")
             }

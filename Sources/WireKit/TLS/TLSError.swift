@@ -26,26 +26,26 @@ public enum TLSError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What failed, in words, with the reason OpenSSL or the system gave where there is one.
     public var description: String {
         switch self {
-        case let .unavailable(reason):
+        case .unavailable(let reason):
             return "TLS is unavailable on this system: \(reason)"
-        case let .certificateUntrusted(reason):
+        case .certificateUntrusted(let reason):
             return "the server's certificate is not trusted (\(reason))"
         case .certificateExpired:
             return "the peer's certificate has expired"
         case .certificateNotYetValid:
             return "the peer's certificate is not valid yet"
-        case let .certificateRejected(code, reason):
+        case .certificateRejected(let code, let reason):
             return "the peer's certificate was rejected: \(reason) (verify error \(code))"
-        case let .hostnameMismatch(expected):
+        case .hostnameMismatch(let expected):
             return "the certificate is not valid for \(expected)"
-        case let .pinMismatch(presented):
+        case .pinMismatch(let presented):
             return "no public key of the peer matches a pinned key (the peer presented "
                 + presented.joined(separator: ", ") + ")"
-        case let .handshakeFailed(reason):
+        case .handshakeFailed(let reason):
             return "the TLS handshake failed: \(reason)"
-        case let .connectionFailed(reason):
+        case .connectionFailed(let reason):
             return "the TLS connection failed: \(reason)"
-        case let .invalidConfiguration(reason):
+        case .invalidConfiguration(let reason):
             return "invalid TLS configuration: \(reason)"
         }
     }

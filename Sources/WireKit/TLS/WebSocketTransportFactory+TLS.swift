@@ -25,8 +25,9 @@ extension WebSocketTransportFactory {
             guard url.isSecure else { return tunnel }
             #if canImport(Glibc)
             // TLS to the origin inside the tunnel: SNI and verification use the URL's host.
-            return TLSTransport(wrapping: tunnel, host: url.host, configuration: configuration,
-                                handshakeTimeout: handshakeTimeout.wireKitSeconds)
+            return TLSTransport(
+                wrapping: tunnel, host: url.host, configuration: configuration,
+                handshakeTimeout: handshakeTimeout.wireKitSeconds)
             #else
             throw .transport(.unsupported("wss:// through an HTTP proxy is not supported on this platform yet"))
             #endif

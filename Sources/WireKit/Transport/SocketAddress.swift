@@ -86,7 +86,7 @@ struct SocketAddress: Sendable, CustomStringConvertible {
         var node: UnsafeMutablePointer<addrinfo>? = first
         while let info = node {
             let family = info.pointee.ai_family
-            if (family == AF_INET || family == AF_INET6), let address = info.pointee.ai_addr {
+            if family == AF_INET || family == AF_INET6, let address = info.pointee.ai_addr {
                 addresses.append(SocketAddress(family: family, sockaddr: address, length: info.pointee.ai_addrlen))
             }
             node = info.pointee.ai_next

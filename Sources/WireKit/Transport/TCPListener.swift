@@ -140,7 +140,7 @@ public final class TCPListener: @unchecked Sendable {
                 pauseAccepting()
                 return
             default:
-                return   // EAGAIN: nothing more to accept
+                return  // EAGAIN: nothing more to accept
             }
         }
     }

@@ -151,7 +151,7 @@ public final class TCPTransport: Transport, @unchecked Sendable {
                     } else if n < 0 && errno == EINTR {
                         continue
                     } else {
-                        break // EAGAIN or a failure: the queued path below reports it.
+                        break  // EAGAIN or a failure: the queued path below reports it.
                     }
                 }
                 return done
@@ -321,7 +321,7 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         } else {
             source.resume()
         }
-        stopWaitingForWritable()   // the connect's write source
+        stopWaitingForWritable()  // the connect's write source
         handler?(.connected)
         if state == .open, writeSource == nil, bufferedAmount > 0 { flush() }
         // Bytes or an EOF that arrived before the read source was armed may never be reported

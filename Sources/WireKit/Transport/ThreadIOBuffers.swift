@@ -15,7 +15,7 @@ enum ThreadIOBuffers {
     /// Most buffers passed to one `sendmsg` call.
     static let maxIOVecs = 64
 
-    private static let iovecOffset = readBufferSize   // 16-byte aligned: iovec needs 8
+    private static let iovecOffset = readBufferSize  // 16-byte aligned: iovec needs 8
     private static let byteCount = readBufferSize + maxIOVecs * MemoryLayout<iovec>.stride
 
     private static let key: pthread_key_t = {

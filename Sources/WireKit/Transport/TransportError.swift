@@ -31,25 +31,25 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What failed, in words.
     public var description: String {
         switch self {
-        case let .hostNotFound(host, detail):
+        case .hostNotFound(let host, let detail):
             return "host not found: \(host) (\(detail))"
-        case let .connectionRefused(host, port):
+        case .connectionRefused(let host, let port):
             return "connection refused by \(host) port \(port)"
-        case let .connectTimedOut(host, port, seconds):
+        case .connectTimedOut(let host, let port, let seconds):
             return "could not connect to \(host) port \(port) within \(seconds) s"
-        case let .unreachable(host, port):
+        case .unreachable(let host, let port):
             return "\(host) port \(port) is unreachable"
         case .connectionReset:
             return "the connection was reset by the peer"
-        case let .addressInUse(host, port):
+        case .addressInUse(let host, let port):
             return "cannot listen on \(host) port \(port): address already in use"
-        case let .system(operation, code):
+        case .system(let operation, let code):
             return "\(operation) failed: \(String(cString: strerror(code))) (errno \(code))"
-        case let .unsupported(message):
+        case .unsupported(let message):
             return message
-        case let .tls(error):
+        case .tls(let error):
             return error.description
-        case let .proxy(error):
+        case .proxy(let error):
             return error.description
         }
     }

@@ -48,8 +48,9 @@ extension XCTestCase {
     private func startTime(of recording: Recording) -> Date {
         for case .serverText(let text) in recording.serverFrames {
             guard let packet = try? JSONValue(parsing: text), packet["event"]?.stringValue == "#setAuthToken",
-                  let token = packet["data"]?["token"]?.stringValue,
-                  let issuedAt = JWT.decodePayload(token)?["iat"]?.intValue else { continue }
+                let token = packet["data"]?["token"]?.stringValue,
+                let issuedAt = JWT.decodePayload(token)?["iat"]?.intValue
+            else { continue }
             return Date(timeIntervalSince1970: TimeInterval(issuedAt))
         }
         return Date(timeIntervalSince1970: 1_795_248_000)

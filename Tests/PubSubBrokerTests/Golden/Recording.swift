@@ -52,7 +52,8 @@ struct Recording {
         var frames: [Frame] = []
         for (index, line) in text.split(separator: "\n").enumerated() {
             guard let record = try? JSONValue(parsing: String(line)),
-                  let direction = record["dir"]?.stringValue else {
+                let direction = record["dir"]?.stringValue
+            else {
                 throw LoadError.unreadableLine(file: name, line: index + 1)
             }
             let fromClient = direction == "client->server"
@@ -61,7 +62,8 @@ struct Recording {
             } else if let binary = record["binary"]?.stringValue, let data = Data(base64Encoded: binary) {
                 frames.append(.clientBinary(Array(data)))
             } else if let close = record["close"], let code = close["code"]?.intValue,
-                      let reason = close["reason"]?.stringValue, let code16 = UInt16(exactly: code) {
+                let reason = close["reason"]?.stringValue, let code16 = UInt16(exactly: code)
+            {
                 frames.append(fromClient ? .clientClose(code: code16, reason: reason) : .serverClose(code: code16, reason: reason))
             } else {
                 throw LoadError.unreadableLine(file: name, line: index + 1)

@@ -7,8 +7,10 @@ extension RawWebSocketClient {
 
     /// A client of `broker` that has completed the SocketCluster handshake and, when `channel` is
     /// given, subscribed to it (cid 2).
-    static func handshaken(to broker: PubSubBroker, subscribingTo channel: String? = nil,
-                           file: StaticString = #filePath, line: UInt = #line) throws -> RawWebSocketClient {
+    static func handshaken(
+        to broker: PubSubBroker, subscribingTo channel: String? = nil,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> RawWebSocketClient {
         let client = try RawWebSocketClient(port: broker.port)
         try client.send(anonymousHandshake)
         _ = try client.receiveText()

@@ -50,8 +50,9 @@ final class BrokerEndToEndTests: XCTestCase {
     }
 
     private func configuration(_ broker: PubSubBroker, _ adjust: (inout SessionConfiguration) -> Void = { _ in }) -> SessionConfiguration {
-        var configuration = SessionConfiguration(address: ServerAddress(hostname: "127.0.0.1", port: broker.port),
-                                                 autoReconnect: false)
+        var configuration = SessionConfiguration(
+            address: ServerAddress(hostname: "127.0.0.1", port: broker.port),
+            autoReconnect: false)
         adjust(&configuration)
         return configuration
     }
@@ -76,15 +77,17 @@ final class BrokerEndToEndTests: XCTestCase {
 
     func testWrongPathIsRefusedWithHTTP400() async throws {
         let broker = try await startBroker()
-        let client = PubSubClient(configuration: SessionConfiguration(
-            address: ServerAddress(hostname: "127.0.0.1", port: broker.port, path: "/socketcluster"), autoReconnect: false))
+        let client = PubSubClient(
+            configuration: SessionConfiguration(
+                address: ServerAddress(hostname: "127.0.0.1", port: broker.port, path: "/socketcluster"), autoReconnect: false))
         do {
             try await client.connect()
             XCTFail("the path is compared exactly")
         } catch let error as PubSubError {
             // socketcluster-server refuses the upgrade of any other path with HTTP 400.
             guard case .transport(let failure) = error, failure.kind == .upgradeRejected(status: 400),
-                  case .handshakeRejected(400, _, _)? = failure.webSocketError else { return XCTFail("\(error)") }
+                case .handshakeRejected(400, _, _)? = failure.webSocketError
+            else { return XCTFail("\(error)") }
         }
         await broker.stop()
     }
@@ -118,8 +121,10 @@ final class BrokerEndToEndTests: XCTestCase {
 
     func testPingsAreAnsweredInBothProtocolVersions() async throws {
         for (version, clientVersion) in [(SocketClusterProtocolVersion.v2, PingProtocolVersion.v2), (.v1, .v1), (.v1, .automatic)] {
-            let broker = try await startBroker(BrokerOptions(authKey: Self.secret, pingInterval: .milliseconds(50),
-                                                             pingTimeout: .milliseconds(300), protocolVersion: version))
+            let broker = try await startBroker(
+                BrokerOptions(
+                    authKey: Self.secret, pingInterval: .milliseconds(50),
+                    pingTimeout: .milliseconds(300), protocolVersion: version))
             let client = PubSubClient(configuration: configuration(broker) { $0.protocolVersion = clientVersion })
             try await client.connect()
             try await Task.sleep(for: .milliseconds(700))
@@ -359,10 +364,11 @@ final class BrokerEndToEndTests: XCTestCase {
 
     func testReconnectsAndResubscribesAfterTheServerDrops() async throws {
         let broker = try await startBroker()
-        let client = PubSubClient(configuration: configuration(broker) {
-            $0.autoReconnect = true
-            $0.reconnectPolicy = ReconnectPolicy(initialDelay: .milliseconds(50), randomness: .zero, multiplier: 1, maxDelay: .milliseconds(50))
-        })
+        let client = PubSubClient(
+            configuration: configuration(broker) {
+                $0.autoReconnect = true
+                $0.reconnectPolicy = ReconnectPolicy(initialDelay: .milliseconds(50), randomness: .zero, multiplier: 1, maxDelay: .milliseconds(50))
+            })
         let events = client.events()
         try await client.connect()
         let messages = Counter()

@@ -29,10 +29,13 @@ final class ClientAPIEndToEndTests: XCTestCase {
         return broker
     }
 
-    private func configuration(port: Int, hostname: String = "127.0.0.1", secure: Bool = false,
-                               _ adjust: (inout SessionConfiguration) -> Void = { _ in }) -> SessionConfiguration {
-        var configuration = SessionConfiguration(address: ServerAddress(hostname: hostname, port: port, secure: secure),
-                                                 connectTimeout: .seconds(5), autoReconnect: false)
+    private func configuration(
+        port: Int, hostname: String = "127.0.0.1", secure: Bool = false,
+        _ adjust: (inout SessionConfiguration) -> Void = { _ in }
+    ) -> SessionConfiguration {
+        var configuration = SessionConfiguration(
+            address: ServerAddress(hostname: hostname, port: port, secure: secure),
+            connectTimeout: .seconds(5), autoReconnect: false)
         adjust(&configuration)
         return configuration
     }
@@ -74,8 +77,9 @@ final class ClientAPIEndToEndTests: XCTestCase {
         await broker.stop()
         let (error, event) = await failedAttempt(configuration(port: port))
         guard case .transport(let failure)? = error, failure.kind == .connectionRefused,
-              let underlying = failure.webSocketError,
-              case .transport(.connectionRefused(let host, let refusedPort)) = underlying else {
+            let underlying = failure.webSocketError,
+            case .transport(.connectionRefused(let host, let refusedPort)) = underlying
+        else {
             return XCTFail("\(String(describing: error))")
         }
         XCTAssertEqual(host, "127.0.0.1")
@@ -89,7 +93,8 @@ final class ClientAPIEndToEndTests: XCTestCase {
     func testUnknownHostThrowsTheTypedWebSocketError() async throws {
         let (error, _) = await failedAttempt(configuration(port: 8000, hostname: "no-such-host.invalid"))
         guard case .transport(let failure)? = error, failure.kind == .hostNotFound,
-              case .transport(.hostNotFound(let host, _))? = failure.webSocketError else {
+            case .transport(.hostNotFound(let host, _))? = failure.webSocketError
+        else {
             return XCTFail("\(String(describing: error))")
         }
         XCTAssertEqual(host, "no-such-host.invalid")
@@ -100,13 +105,15 @@ final class ClientAPIEndToEndTests: XCTestCase {
         defer { server.close() }
         let (error, event) = await failedAttempt(configuration(port: server.port))
         guard case .transport(let failure)? = error, failure.kind == .upgradeRejected(status: 404),
-              case .handshakeRejected(let status, _, let body)? = failure.webSocketError else {
+            case .handshakeRejected(let status, _, let body)? = failure.webSocketError
+        else {
             return XCTFail("\(String(describing: error))")
         }
         XCTAssertEqual(status, 404)
         XCTAssertEqual(body, Array("not here!".utf8))
         guard case .connectAbort(1006, let reason, let eventFailure?)? = event,
-              case .handshakeRejected(404, _, _)? = eventFailure.webSocketError else {
+            case .handshakeRejected(404, _, _)? = eventFailure.webSocketError
+        else {
             return XCTFail("\(String(describing: event))")
         }
         XCTAssertTrue(reason.contains("HTTP 404"), reason)
@@ -117,7 +124,8 @@ final class ClientAPIEndToEndTests: XCTestCase {
         // A plain-text server on a wss:// URL: the TLS handshake cannot succeed.
         let (error, _) = await failedAttempt(configuration(port: broker.port, secure: true))
         guard case .transport(let transportFailure)? = error, transportFailure.kind == .tls,
-              case .tls(let failure)? = transportFailure.webSocketError else { return XCTFail("\(String(describing: error))") }
+            case .tls(let failure)? = transportFailure.webSocketError
+        else { return XCTFail("\(String(describing: error))") }
         XCTAssertTrue(error?.message.contains("TLS") ?? false, "\(failure)")
         await broker.stop()
     }
@@ -139,10 +147,12 @@ final class ClientAPIEndToEndTests: XCTestCase {
         let client = ScClient(configuration: configuration(port: server.port), callbackQueue: DispatchQueue(label: "cb"))
         let failed = expectation(description: "onConnectError")
         let seen = Recorder<CloseInfo>()
-        client.setBasicListener(onConnect: nil, onConnectError: { _, info in
-            seen.append(info)
-            failed.fulfill()
-        }, onDisconnect: nil)
+        client.setBasicListener(
+            onConnect: nil,
+            onConnectError: { _, info in
+                seen.append(info)
+                failed.fulfill()
+            }, onDisconnect: nil)
         client.connect()
         await fulfillment(of: [failed], timeout: 30)
         guard case .handshakeRejected(403, _, _)? = seen.items.first?.error else { return XCTFail("\(seen.items)") }
@@ -167,17 +177,21 @@ final class ClientAPIEndToEndTests: XCTestCase {
         var closed: SessionEvent?
         for await event in events { if case .closed = event { closed = event; break } }
         guard case .closed(1009, _, let failure?)? = closed, failure.kind == .protocolViolation,
-              case .messageTooBig(_, 256)? = failure.webSocketError else { return XCTFail("\(String(describing: closed))") }
+            case .messageTooBig(_, 256)? = failure.webSocketError
+        else { return XCTFail("\(String(describing: closed))") }
 
-        let sc = ScClient(configuration: configuration(port: broker.port), callbackQueue: DispatchQueue(label: "cb"),
-                          webSocketOptions: options)
+        let sc = ScClient(
+            configuration: configuration(port: broker.port), callbackQueue: DispatchQueue(label: "cb"),
+            webSocketOptions: options)
         let connected = expectation(description: "connected")
         let lost = expectation(description: "onDisconnect")
         let seen = Recorder<CloseInfo>()
-        sc.setBasicListener(onConnect: { _ in connected.fulfill() }, onConnectError: nil, onDisconnect: { _, info in
-            seen.append(info)
-            lost.fulfill()
-        })
+        sc.setBasicListener(
+            onConnect: { _ in connected.fulfill() }, onConnectError: nil,
+            onDisconnect: { _, info in
+                seen.append(info)
+                lost.fulfill()
+            })
         sc.connect()
         await fulfillment(of: [connected], timeout: 30)
         sc.emitAck(eventName: "echo", data: big) { _, _, _ in }
@@ -224,19 +238,23 @@ final class ClientAPIEndToEndTests: XCTestCase {
                 guard !before.contains("\r\n\r\n") else { return }  // upgraded: ignore frames
                 for byte in bytes { head.append(byte) }
                 let request = String(decoding: head.items, as: UTF8.self)
-                guard request.contains("\r\n\r\n"), let line = request.split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("sec-websocket-key:") })
+                guard request.contains("\r\n\r\n"),
+                    let line = request.split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("sec-websocket-key:") })
                 else { return }
                 let key = line.dropFirst("sec-websocket-key:".count).trimmingCharacters(in: .whitespaces)
-                transport.write(Array(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                    + "Sec-WebSocket-Accept: \(ClientHandshake.acceptValue(forKey: key))\r\n\r\n").utf8))
+                transport.write(
+                    Array(
+                        ("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                            + "Sec-WebSocket-Accept: \(ClientHandshake.acceptValue(forKey: key))\r\n\r\n").utf8))
             }
         }
         var options = WebSocketOptions()
         options.closeTimeout = .milliseconds(300)
         let sent = Recorder<String>()
-        let client = PubSubClient(configuration: configuration(port: mute.port) { configuration in
-            configuration.frameObserver = { direction, text in if direction == .sent { sent.append(text) } }
-        }, webSocketOptions: options)
+        let client = PubSubClient(
+            configuration: configuration(port: mute.port) { configuration in
+                configuration.frameObserver = { direction, text in if direction == .sent { sent.append(text) } }
+            }, webSocketOptions: options)
         let attempt = Task { try await client.connect() }
         try await waitUntil { !sent.items.isEmpty }  // the WebSocket is open: #handshake went out
         let started = ContinuousClock.now
@@ -347,9 +365,10 @@ final class ClientAPIEndToEndTests: XCTestCase {
     func testSetAuthTokenIsSentByTheNextHandshake() async throws {
         let broker = try await startBroker()
         let frames = Recorder<String>()
-        let client = PubSubClient(configuration: configuration(port: broker.port) { configuration in
-            configuration.frameObserver = { direction, text in if direction == .sent { frames.append(text) } }
-        })
+        let client = PubSubClient(
+            configuration: configuration(port: broker.port) { configuration in
+                configuration.frameObserver = { direction, text in if direction == .sent { frames.append(text) } }
+            })
         let first = try await client.connect()
         XCTAssertFalse(first.isAuthenticated)
         client.setAuthToken(Self.aliceToken)
@@ -380,11 +399,13 @@ final class ClientAPIEndToEndTests: XCTestCase {
     func testScClientInitWithAuthTokenSetAuthTokenAndGetAuthTokenMatchTheOldClient() async throws {
         let broker = try await startBroker()
         let store = InMemoryTokenStore()
-        let client = try ScClient(url: "ws://127.0.0.1:\(broker.port)/socketcluster/", authToken: Self.aliceToken,
-                                  tokenStore: store, callbackQueue: DispatchQueue(label: "cb"))
+        let client = try ScClient(
+            url: "ws://127.0.0.1:\(broker.port)/socketcluster/", authToken: Self.aliceToken,
+            tokenStore: store, callbackQueue: DispatchQueue(label: "cb"))
         XCTAssertEqual(client.getAuthToken(), Self.aliceToken, "known before connecting, as the old client")
-        XCTAssertEqual(try store.loadToken(name: ServerAddress(hostname: "127.0.0.1", port: broker.port).defaultTokenName),
-                       Self.aliceToken)
+        XCTAssertEqual(
+            try store.loadToken(name: ServerAddress(hostname: "127.0.0.1", port: broker.port).defaultTokenName),
+            Self.aliceToken)
         let connected = expectation(description: "connected")
         client.setBasicListener(onConnect: { _ in connected.fulfill() }, onConnectError: nil, onDisconnect: nil)
         client.connect()
@@ -405,11 +426,14 @@ final class ClientAPIEndToEndTests: XCTestCase {
         let queue = DispatchQueue(label: "cb")
         let client = ScClient(configuration: configuration(port: broker.port), callbackQueue: queue)
         let calls = Recorder<String>()
-        client.setBasicListener(onConnect: { _ in calls.append("connect") }, onConnectError: nil,
-                                onDisconnect: { _, _ in calls.append("disconnect") })
-        client.setAuthenticationListener(onSetAuthentication: nil, onAuthentication: { _, isAuthenticated in
-            calls.append("auth \(isAuthenticated.map(String.init) ?? "nil")")
-        })
+        client.setBasicListener(
+            onConnect: { _ in calls.append("connect") }, onConnectError: nil,
+            onDisconnect: { _, _ in calls.append("disconnect") })
+        client.setAuthenticationListener(
+            onSetAuthentication: nil,
+            onAuthentication: { _, isAuthenticated in
+                calls.append("auth \(isAuthenticated.map(String.init) ?? "nil")")
+            })
         client.connect()
         try await waitUntil { calls.items.count == 2 }
         XCTAssertEqual(calls.items, ["connect", "auth false"], "a client that never logs in still hears after the handshake")
@@ -433,12 +457,15 @@ final class ClientAPIEndToEndTests: XCTestCase {
     // MARK: Frame observer
 
     func testFrameObserverSeesTheHandshakeFirstThenCallsPingsAndPongsInWireOrder() async throws {
-        let broker = try await startBroker(BrokerOptions(authKey: Self.secret, pingInterval: .milliseconds(50),
-                                                         pingTimeout: .milliseconds(1000)))
+        let broker = try await startBroker(
+            BrokerOptions(
+                authKey: Self.secret, pingInterval: .milliseconds(50),
+                pingTimeout: .milliseconds(1000)))
         let frames = Recorder<String>()
-        let client = PubSubClient(configuration: configuration(port: broker.port) { configuration in
-            configuration.frameObserver = { direction, text in frames.append("\(direction == .sent ? ">" : "<") \(text)") }
-        })
+        let client = PubSubClient(
+            configuration: configuration(port: broker.port) { configuration in
+                configuration.frameObserver = { direction, text in frames.append("\(direction == .sent ? ">" : "<") \(text)") }
+            })
         try await client.connect()
         let answer = try await client.invoke("echo", ["n": 1])
         XCTAssertEqual(answer, ["n": 1])
@@ -461,9 +488,10 @@ final class ClientAPIEndToEndTests: XCTestCase {
     func testFrameObserverWorksOnTheClosureFaceAndSeesBatchesAsOneFrame() async throws {
         let broker = try await startBroker()
         let frames = Recorder<String>()
-        let client = ScClient(configuration: configuration(port: broker.port) { configuration in
-            configuration.frameObserver = { direction, text in if direction == .sent { frames.append(text) } }
-        }, callbackQueue: DispatchQueue(label: "cb"))
+        let client = ScClient(
+            configuration: configuration(port: broker.port) { configuration in
+                configuration.frameObserver = { direction, text in if direction == .sent { frames.append(text) } }
+            }, callbackQueue: DispatchQueue(label: "cb"))
         let connected = expectation(description: "connected")
         client.setBasicListener(onConnect: { _ in connected.fulfill() }, onConnectError: nil, onDisconnect: nil)
         client.connect()

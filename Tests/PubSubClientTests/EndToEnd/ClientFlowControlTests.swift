@@ -13,8 +13,9 @@ final class ClientFlowControlTests: XCTestCase {
     func testAFloodedAppPausesItsSocketAndIsEitherServedInOrderOrClosedWith1008() async throws {
         let count = 6_000  // 60 MiB of publications; the slow app handles 100 a second
         let broker = try await PubSubBroker.start(port: 0)
-        let configuration = SessionConfiguration(address: ServerAddress(hostname: "127.0.0.1", port: broker.port),
-                                                 autoReconnect: false)
+        let configuration = SessionConfiguration(
+            address: ServerAddress(hostname: "127.0.0.1", port: broker.port),
+            autoReconnect: false)
         let slow = PubSubClient(configuration: configuration)
         let fast = PubSubClient(configuration: configuration)
         let closeCodes = FlowBox<[UInt16]>([])
@@ -98,8 +99,10 @@ private final class FlowBox<Value>: @unchecked Sendable {
 private func floodNumber(_ item: JSONValue?) -> Int { Int(item?["n"]?.intValue ?? -1) }
 
 /// Reads `stream` into `box` until `count` items; sleeps 10 ms per item unless `hurry` is set.
-private func readFlood(_ stream: AsyncStream<JSONValue?>, into box: FlowBox<[Int]>, upTo count: Int,
-                         pausing hurry: FlowBox<Bool>?) async {
+private func readFlood(
+    _ stream: AsyncStream<JSONValue?>, into box: FlowBox<[Int]>, upTo count: Int,
+    pausing hurry: FlowBox<Bool>?
+) async {
     var iterator = stream.makeAsyncIterator()
     while let item = await iterator.next() {
         box.mutate { $0.append(floodNumber(item)) }
@@ -107,4 +110,3 @@ private func readFlood(_ stream: AsyncStream<JSONValue?>, into box: FlowBox<[Int
         if let hurry, !hurry.value { try? await Task.sleep(for: .milliseconds(10)) }
     }
 }
-

@@ -18,9 +18,11 @@ final class MainQueueBacklogTests: XCTestCase {
 /// The test's body, off the main actor.
 @Sendable private func busyMainQueue() async throws {
     let broker = try await PubSubBroker.start(port: 0)
-    let client = ScClient(configuration: SessionConfiguration(address: ServerAddress(hostname: "127.0.0.1", port: broker.port),
-                                                              autoReconnect: false),
-                          callbackQueue: .main)
+    let client = ScClient(
+        configuration: SessionConfiguration(
+            address: ServerAddress(hostname: "127.0.0.1", port: broker.port),
+            autoReconnect: false),
+        callbackQueue: .main)
     client.connect()
     for _ in 0..<500 where !client.isConnected() { try await Task.sleep(for: .milliseconds(10)) }
     XCTAssertTrue(client.isConnected())

@@ -30,9 +30,10 @@ final class SessionLogTests: XCTestCase {
     func testARefusedAttemptIsLoggedAndTheReconnectDecisionCarriesItsDelayAndCode() async throws {
         let port = try await closedPort()
         let capture = LogCapture()
-        let client = PubSubClient(configuration: SessionConfiguration(
-            address: ServerAddress(hostname: "127.0.0.1", port: port), reconnectPolicy: Self.quickRetries,
-            reconnectWhenNetworkReturns: false, logSink: capture.sink()))
+        let client = PubSubClient(
+            configuration: SessionConfiguration(
+                address: ServerAddress(hostname: "127.0.0.1", port: port), reconnectPolicy: Self.quickRetries,
+                reconnectWhenNetworkReturns: false, logSink: capture.sink()))
         let events = client.events()
         do {
             _ = try await client.connect()
@@ -65,9 +66,10 @@ final class SessionLogTests: XCTestCase {
             return nil
         }
         let capture = LogCapture()
-        let client = PubSubClient(configuration: SessionConfiguration(
-            address: ServerAddress(hostname: "127.0.0.1", port: broker.port), reconnectPolicy: Self.quickRetries,
-            reconnectWhenNetworkReturns: false, logSink: capture.sink()))
+        let client = PubSubClient(
+            configuration: SessionConfiguration(
+                address: ServerAddress(hostname: "127.0.0.1", port: broker.port), reconnectPolicy: Self.quickRetries,
+                reconnectWhenNetworkReturns: false, logSink: capture.sink()))
         let events = client.events()
         let info = try await client.connect()
         let connected = await capture.first(.session, "connected")
@@ -91,8 +93,9 @@ final class SessionLogTests: XCTestCase {
         let broker = try await PubSubBroker.start(port: 0)
         broker.authorizeHandshake { _ in throw BrokerHandshakeRejection(code: 4403, reason: "no entry") }
         let capture = LogCapture()
-        let client = PubSubClient(configuration: SessionConfiguration(
-            address: ServerAddress(hostname: "127.0.0.1", port: broker.port), autoReconnect: false, logSink: capture.sink()))
+        let client = PubSubClient(
+            configuration: SessionConfiguration(
+                address: ServerAddress(hostname: "127.0.0.1", port: broker.port), autoReconnect: false, logSink: capture.sink()))
         do {
             _ = try await client.connect()
             XCTFail("the broker refuses every handshake")
@@ -108,9 +111,10 @@ final class SessionLogTests: XCTestCase {
     func testAFullOutboundQueueIsLoggedWithItsLimits() async throws {
         let port = try await closedPort()
         let capture = LogCapture()
-        let client = PubSubClient(configuration: SessionConfiguration(
-            address: ServerAddress(hostname: "127.0.0.1", port: port), reconnectPolicy: ReconnectPolicy(initialDelay: .seconds(60)),
-            maxQueuedMessages: 2, reconnectWhenNetworkReturns: false, logSink: capture.sink()))
+        let client = PubSubClient(
+            configuration: SessionConfiguration(
+                address: ServerAddress(hostname: "127.0.0.1", port: port), reconnectPolicy: ReconnectPolicy(initialDelay: .seconds(60)),
+                maxQueuedMessages: 2, reconnectWhenNetworkReturns: false, logSink: capture.sink()))
         do { _ = try await client.connect() } catch {}
         // Not connected: transmits wait in the outbound queue until the next connection.
         var refusal: PubSubError?
@@ -130,8 +134,11 @@ final class SessionLogTests: XCTestCase {
         for level in LogLevel.allCases { XCTAssertFalse(configuration.logSink.isEnabled(level)) }
         // The client's WebSocket connections inherit the session's sink unless they have their own.
         let own = LogCapture().sink()
-        XCTAssertTrue(WebSocketOptions().inheritingLogSink(of: SessionConfiguration(
-            address: ServerAddress(hostname: "h"), logSink: own)).logSink.isEnabled(.error))
+        XCTAssertTrue(
+            WebSocketOptions().inheritingLogSink(
+                of: SessionConfiguration(
+                    address: ServerAddress(hostname: "h"), logSink: own)
+            ).logSink.isEnabled(.error))
         XCTAssertFalse(WebSocketOptions().inheritingLogSink(of: configuration).logSink.isEnabled(.error))
     }
 }

@@ -108,9 +108,10 @@ final class SocketReplayTests: XCTestCase {
         let address = ServerAddress(hostname: "127.0.0.1", port: server.port)
         let store = InMemoryTokenStore()
         if let token = scenario.storedToken { try store.saveToken(name: address.defaultTokenName, token: token) }
-        let client = PubSubClient(configuration: SessionConfiguration(
-            address: address, protocolVersion: fileName.contains(".proto1.") ? .v1 : .v2, autoReconnect: false),
-                                  tokenStore: store)
+        let client = PubSubClient(
+            configuration: SessionConfiguration(
+                address: address, protocolVersion: fileName.contains(".proto1.") ? .v1 : .v2, autoReconnect: false),
+            tokenStore: store)
         var responder: Task<Void, Never>?
         if let answer = scenario.answer {
             let requests = client.procedure("ask")

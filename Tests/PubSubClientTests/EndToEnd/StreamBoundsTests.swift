@@ -15,8 +15,10 @@ final class StreamBoundsTests: XCTestCase {
 
     override func setUp() async throws {
         broker = try await PubSubBroker.start(port: 0)
-        client = PubSubClient(configuration: SessionConfiguration(address: ServerAddress(hostname: "127.0.0.1", port: broker.port),
-                                                                  autoReconnect: false))
+        client = PubSubClient(
+            configuration: SessionConfiguration(
+                address: ServerAddress(hostname: "127.0.0.1", port: broker.port),
+                autoReconnect: false))
         try await client.connect()
         for _ in 0..<500 where broker.sockets.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
         socket = try XCTUnwrap(broker.sockets.first)

@@ -31,8 +31,9 @@ final class WireKitTransportTests: XCTestCase {
                 }
             }
         }
-        let configuration = SessionConfiguration(address: ServerAddress(hostname: "127.0.0.1", port: server.port),
-                                                 headers: ["X-Test": "1"], autoReconnect: false)
+        let configuration = SessionConfiguration(
+            address: ServerAddress(hostname: "127.0.0.1", port: server.port),
+            headers: ["X-Test": "1"], autoReconnect: false)
         let client = PubSubClient(configuration: configuration)
         let events = client.events()
         let info = try await client.connect()
@@ -54,14 +55,17 @@ final class WireKitTransportTests: XCTestCase {
         let server = try WebSocketServer.start(port: 0)
         let port = server.port
         await server.stop()
-        let client = PubSubClient(configuration: SessionConfiguration(address: ServerAddress(hostname: "127.0.0.1", port: port),
-                                                                      autoReconnect: false))
+        let client = PubSubClient(
+            configuration: SessionConfiguration(
+                address: ServerAddress(hostname: "127.0.0.1", port: port),
+                autoReconnect: false))
         do {
             try await client.connect()
             XCTFail("expected a failure")
         } catch let error as PubSubError {
             guard case .transport(let failure) = error, failure.kind == .connectionRefused,
-                  case .transport(.connectionRefused(_, let refused))? = failure.webSocketError else { return XCTFail("\(error)") }
+                case .transport(.connectionRefused(_, let refused))? = failure.webSocketError
+            else { return XCTFail("\(error)") }
             XCTAssertEqual(refused, port)
         }
     }

@@ -16,8 +16,10 @@ final class FakeServer: SessionTransportFactory, @unchecked Sendable {
     var received: [String] { lock.withLock { _received } }
     var connection: FakeConnection? { lock.withLock { _connection } }
 
-    func open(url: String, headers: [String: String], connectTimeout: Duration, queue: DispatchQueue,
-              onEvent: @escaping @Sendable (SessionTransportEvent) -> Void) -> any SessionTransport {
+    func open(
+        url: String, headers: [String: String], connectTimeout: Duration, queue: DispatchQueue,
+        onEvent: @escaping @Sendable (SessionTransportEvent) -> Void
+    ) -> any SessionTransport {
         let connection = FakeConnection(server: self, queue: queue, onEvent: onEvent)
         lock.withLock { _connection = connection }
         queue.async { onEvent(.opened) }
@@ -41,9 +43,12 @@ final class FakeServer: SessionTransportFactory, @unchecked Sendable {
         case ("echo", let cid?):
             connection.deliver(Packet.response(rid: cid, result: .success(data)).serialized())
         case ("askMe", nil):
-            let cid = lock.withLock { serverCid += 1; return serverCid }
-            connection.deliver(Packet.invoke(event: data?["procedure"]?.stringValue ?? "ask", data: data?["payload"], cid: cid)
-                .serialized(keyOrder: .server))
+            let cid = lock.withLock {
+                serverCid += 1; return serverCid
+            }
+            connection.deliver(
+                Packet.invoke(event: data?["procedure"]?.stringValue ?? "ask", data: data?["payload"], cid: cid)
+                    .serialized(keyOrder: .server))
         default:
             break
         }

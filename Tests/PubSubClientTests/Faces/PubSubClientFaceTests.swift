@@ -4,8 +4,9 @@ import WireKit
 
 final class PubSubClientFaceTests: XCTestCase {
     private func makeClient(_ server: FakeServer) -> PubSubClient {
-        PubSubClient(configuration: SessionConfiguration(address: ServerAddress(hostname: "fake", port: 1), autoReconnect: false),
-                     tokenStore: InMemoryTokenStore(), transportFactory: server)
+        PubSubClient(
+            configuration: SessionConfiguration(address: ServerAddress(hostname: "fake", port: 1), autoReconnect: false),
+            tokenStore: InMemoryTokenStore(), transportFactory: server)
     }
 
     struct Greeting: Codable, Equatable {
@@ -86,7 +87,9 @@ final class PubSubClientFaceTests: XCTestCase {
         let client = makeClient(server)
         try await client.connect()
         let stream = client.channel("room")
-        let reader = Task { var count = 0; for await _ in stream { count += 1 }; return count }
+        let reader = Task {
+            var count = 0; for await _ in stream { count += 1 }; return count
+        }
         try await client.publishAck("room", 1)
         client.unsubscribe("room")
         let count = await reader.value
@@ -106,10 +109,12 @@ final class PubSubClientFaceTests: XCTestCase {
         XCTAssertThrowsError(try request?.respond(nil))
         try client.transmit("askMe", ["procedure": "nobody"])
         try await waitUntil { server.received.contains { $0.hasPrefix(#"{"rid":2"#) } }
-        XCTAssertEqual(server.received.filter { $0.hasPrefix(#"{"rid""#) }, [
-            #"{"rid":1,"data":{"a":1}}"#,
-            #"{"rid":2,"error":{"message":"The client has no handler for procedure nobody","name":"UnhandledRequestError"}}"#,
-        ])
+        XCTAssertEqual(
+            server.received.filter { $0.hasPrefix(#"{"rid""#) },
+            [
+                #"{"rid":1,"data":{"a":1}}"#,
+                #"{"rid":2,"error":{"message":"The client has no handler for procedure nobody","name":"UnhandledRequestError"}}"#,
+            ])
     }
 
     func testCancellingTheTaskCancelsTheInvoke() async throws {
@@ -135,10 +140,11 @@ final class PubSubClientFaceTests: XCTestCase {
         let requests = client.procedure("ask")
         try client.transmit("askMe", ["payload": 1])
         var iterator = requests.makeAsyncIterator()
-        _ = await iterator.next()   // received and dropped without an answer
+        _ = await iterator.next()  // received and dropped without an answer
         try await waitUntil { server.received.contains { $0.hasPrefix(#"{"rid":1"#) } }
-        XCTAssertEqual(server.received.last,
-                       #"{"rid":1,"error":{"message":"The client dropped the ask request without answering","name":"UnhandledRequestError"}}"#)
+        XCTAssertEqual(
+            server.received.last,
+            #"{"rid":1,"error":{"message":"The client dropped the ask request without answering","name":"UnhandledRequestError"}}"#)
     }
 
     func testTokenExpiryIsAnnouncedBeforeExp() async throws {
@@ -178,8 +184,10 @@ final class PubSubClientFaceTests: XCTestCase {
 
     func testConnectThrowsOnConnectAbort() async throws {
         final class Refusing: SessionTransportFactory, SessionTransport, @unchecked Sendable {
-            func open(url: String, headers: [String: String], connectTimeout: Duration, queue: DispatchQueue,
-                      onEvent: @escaping @Sendable (SessionTransportEvent) -> Void) -> any SessionTransport {
+            func open(
+                url: String, headers: [String: String], connectTimeout: Duration, queue: DispatchQueue,
+                onEvent: @escaping @Sendable (SessionTransportEvent) -> Void
+            ) -> any SessionTransport {
                 queue.async { onEvent(.closed(code: 1006, reason: "")) }
                 return self
             }
@@ -187,8 +195,9 @@ final class PubSubClientFaceTests: XCTestCase {
             func close(code: UInt16, reason: String) {}
             func closed() async -> WebSocketCloseInfo? { nil }
         }
-        let client = PubSubClient(configuration: SessionConfiguration(address: ServerAddress(hostname: "x"), autoReconnect: false),
-                                  tokenStore: InMemoryTokenStore(), transportFactory: Refusing())
+        let client = PubSubClient(
+            configuration: SessionConfiguration(address: ServerAddress(hostname: "x"), autoReconnect: false),
+            tokenStore: InMemoryTokenStore(), transportFactory: Refusing())
         do {
             try await client.connect()
             XCTFail("expected connectionFailed")

@@ -5,8 +5,9 @@ final class ScClientFaceTests: XCTestCase {
     private let queueKey = DispatchSpecificKey<String>()
 
     private func makeClient(_ server: FakeServer, queue: DispatchQueue) -> ScClient {
-        ScClient(configuration: SessionConfiguration(address: ServerAddress(hostname: "fake", port: 1), autoReconnect: false),
-                 tokenStore: InMemoryTokenStore(), callbackQueue: queue, transportFactory: server)
+        ScClient(
+            configuration: SessionConfiguration(address: ServerAddress(hostname: "fake", port: 1), autoReconnect: false),
+            tokenStore: InMemoryTokenStore(), callbackQueue: queue, transportFactory: server)
     }
 
     func testCallbacksRunOnTheChosenQueueWithTheOldClientNames() {
@@ -17,13 +18,15 @@ final class ScClientFaceTests: XCTestCase {
         let key = queueKey
         let connected = expectation(description: "onConnect")
         let disconnected = expectation(description: "onDisconnect")
-        client.setBasicListener(onConnect: { _ in
-            XCTAssertEqual(DispatchQueue.getSpecific(key: key), "user")
-            connected.fulfill()
-        }, onConnectError: nil, onDisconnect: { _, info in
-            XCTAssertEqual(info, CloseInfo(code: 4321, reason: "asked"))
-            disconnected.fulfill()
-        })
+        client.setBasicListener(
+            onConnect: { _ in
+                XCTAssertEqual(DispatchQueue.getSpecific(key: key), "user")
+                connected.fulfill()
+            }, onConnectError: nil,
+            onDisconnect: { _, info in
+                XCTAssertEqual(info, CloseInfo(code: 4321, reason: "asked"))
+                disconnected.fulfill()
+            })
         client.connect()
         wait(for: [connected], timeout: 30)
         XCTAssertTrue(client.isConnected())
@@ -44,7 +47,7 @@ final class ScClientFaceTests: XCTestCase {
             XCTAssertEqual(data, "hello")
             channelMessage.fulfill()
         }
-        client.on(eventName: "news") { _, _ in eventMessage.fulfill() } // same name, other namespace
+        client.on(eventName: "news") { _, _ in eventMessage.fulfill() }  // same name, other namespace
         let subscribed = expectation(description: "subscribeAck")
         client.subscribeAck(channelName: "news") { _, error, _ in
             XCTAssertNil(error)
@@ -88,10 +91,12 @@ final class ScClientFaceTests: XCTestCase {
             replies.fulfill()
         }
         wait(for: [replies], timeout: 30)
-        XCTAssertEqual(server.received.filter { $0.hasPrefix(#"{"rid""#) }, [
-            #"{"rid":1,"data":{"ok":true}}"#,
-            #"{"rid":2,"error":{"message":"The client has no handler for procedure ask","name":"UnhandledRequestError"}}"#,
-        ])
+        XCTAssertEqual(
+            server.received.filter { $0.hasPrefix(#"{"rid""#) },
+            [
+                #"{"rid":1,"data":{"ok":true}}"#,
+                #"{"rid":2,"error":{"message":"The client has no handler for procedure ask","name":"UnhandledRequestError"}}"#,
+            ])
     }
 }
 

@@ -38,7 +38,9 @@ enum Recording {
     /// Every JS-client scenario name (the files that are not `raw-*` probes).
     static func scenarioNames() throws -> [String] {
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        return Set(files.filter { $0.hasSuffix(".proto2.jsonl") && !$0.hasPrefix("raw-") }
-            .map { String($0.dropLast(".proto2.jsonl".count)) }).sorted()
+        return Set(
+            files.filter { $0.hasSuffix(".proto2.jsonl") && !$0.hasPrefix("raw-") }
+                .map { String($0.dropLast(".proto2.jsonl".count)) }
+        ).sorted()
     }
 }

@@ -31,9 +31,10 @@ struct RecordingReplayer {
     func run(file: StaticString = #filePath, line: UInt = #line) throws -> Outcome {
         let frames = try Recording.load(fileName)
         let version: PingProtocolVersion = fileName.contains(".proto1.") ? .v1 : .v2
-        let configuration = SessionConfiguration(address: ServerAddress(hostname: "127.0.0.1", port: 8000),
-                                                 protocolVersion: version, autoReconnect: false,
-                                                 random: { 0.5 })
+        let configuration = SessionConfiguration(
+            address: ServerAddress(hostname: "127.0.0.1", port: 8000),
+            protocolVersion: version, autoReconnect: false,
+            random: { 0.5 })
         var session = ClientSession(configuration: configuration, storedToken: storedToken)
         var now = MonotonicInstant(milliseconds: 0)
         var outcome = Outcome()

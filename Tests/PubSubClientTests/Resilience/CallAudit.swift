@@ -75,8 +75,10 @@ final class CallAudit: @unchecked Sendable {
         let sequence = makeCall(caller: caller)
         let result: Result<JSONValue?, any Error>
         do {
-            result = .success(try await client.invoke("record", .int(Self.id(caller: caller, sequence: sequence)),
-                                                      ackTimeout: ackTimeout))
+            result = .success(
+                try await client.invoke(
+                    "record", .int(Self.id(caller: caller, sequence: sequence)),
+                    ackTimeout: ackTimeout))
         } catch {
             result = .failure(error)
         }
@@ -88,19 +90,23 @@ final class CallAudit: @unchecked Sendable {
     /// and the connection state it was made in (not `.open`: it was queued). Its outcome is kept
     /// for `result(caller:sequence:)`. `padding` adds that many bytes to the request, so that it
     /// and its answer are large frames.
-    func start(_ client: PubSubClient, caller: Int, procedure: String = "record", padding: Int = 0,
-               ackTimeout: Duration? = nil) -> (sequence: Int, madeWhile: ConnectionState) {
+    func start(
+        _ client: PubSubClient, caller: Int, procedure: String = "record", padding: Int = 0,
+        ackTimeout: Duration? = nil
+    ) -> (sequence: Int, madeWhile: ConnectionState) {
         let sequence = makeCall(caller: caller)
         let id = Self.id(caller: caller, sequence: sequence)
         let data: JSONValue = padding == 0 ? .int(id) : ["id": .int(id), "padding": .string(String(repeating: "x", count: padding))]
         var madeWhile = ConnectionState.closed
-        client.driver.call({ session, now in
-            madeWhile = session.state
-            return session.invoke(procedure, data: data, ackTimeout: ackTimeout, now: now)
-        }, completion: { [self] result in
-            lock.withLock { results[id] = result }
-            completed(caller: caller, sequence: sequence, result.mapError { $0 })
-        })
+        client.driver.call(
+            { session, now in
+                madeWhile = session.state
+                return session.invoke(procedure, data: data, ackTimeout: ackTimeout, now: now)
+            },
+            completion: { [self] result in
+                lock.withLock { results[id] = result }
+                completed(caller: caller, sequence: sequence, result.mapError { $0 })
+            })
         return (sequence, madeWhile)
     }
 

@@ -3,8 +3,10 @@ import XCTest
 
 /// Polls `condition` every 5 ms until it holds; throws `ConditionTimeout`, naming the caller's
 /// line, if it is still false after `timeout`.
-func eventually(timeout: Duration = .seconds(5), file: StaticString = #filePath, line: UInt = #line,
-                _ condition: @Sendable () -> Bool) async throws {
+func eventually(
+    timeout: Duration = .seconds(5), file: StaticString = #filePath, line: UInt = #line,
+    _ condition: @Sendable () -> Bool
+) async throws {
     let start = ContinuousClock.now
     while !condition() {
         if ContinuousClock.now - start > timeout { throw ConditionTimeout(timeout: timeout, file: "\(file)", line: line) }

@@ -109,7 +109,8 @@ final class PublicationAudit: @unchecked Sendable {
         lock.withLock {
             received += 1
             guard let publisher = data?["p"]?.intValue.map(Int.init), let sequence = data?["s"]?.intValue.map(Int.init),
-                  madeAt.indices.contains(publisher), (1...madeAt[publisher].count).contains(sequence) else {
+                madeAt.indices.contains(publisher), (1...madeAt[publisher].count).contains(sequence)
+            else {
                 problems.append("subscriber \(index) received an unknown publication \(String(describing: data))")
                 return
             }
@@ -123,13 +124,16 @@ final class PublicationAudit: @unchecked Sendable {
                     lateArrivals += 1
                     return
                 }
-                problems.append("subscriber \(index) received publication \(sequence) (\(states[publisher][sequence - 1])) of publisher \(publisher) after \(stream.lastReceived)")
+                problems.append(
+                    "subscriber \(index) received publication \(sequence) (\(states[publisher][sequence - 1])) of publisher \(publisher) after \(stream.lastReceived)"
+                )
                 return
             }
             if let start = subscribers[index].epochStart {
                 let from = max(stream.lastReceivedInEpoch ?? 0, firstMade(after: start, by: publisher) - 1) + 1
                 for missing in from..<max(from, sequence) where states[publisher][missing - 1] == .acknowledged {
-                    problems.append("subscriber \(index) missed publication \(missing) of publisher \(publisher) (received \(sequence) after it in the same epoch)")
+                    problems.append(
+                        "subscriber \(index) missed publication \(missing) of publisher \(publisher) (received \(sequence) after it in the same epoch)")
                 }
                 receivedInEpochs += 1
                 subscribers[index].receivedInEpochs += 1

@@ -9,10 +9,14 @@ enum ResilienceSetup {
     /// `echo`, and `slow` (answers after 400 ms, so a fault can hit it in flight).
     /// Pings every second with a 5 s timeout unless told otherwise: only the half-open test
     /// wants them short, elsewhere a loaded machine must not add ping-timeout closes of its own.
-    static func startBroker(port: Int = 0, calls: CallAudit? = nil, pingInterval: Duration = .seconds(1),
-                            pingTimeout: Duration = .seconds(5)) async throws -> PubSubBroker {
-        let broker = try await PubSubBroker.start(port: port, options: BrokerOptions(
-            authKey: "k", pingInterval: pingInterval, pingTimeout: pingTimeout))
+    static func startBroker(
+        port: Int = 0, calls: CallAudit? = nil, pingInterval: Duration = .seconds(1),
+        pingTimeout: Duration = .seconds(5)
+    ) async throws -> PubSubBroker {
+        let broker = try await PubSubBroker.start(
+            port: port,
+            options: BrokerOptions(
+                authKey: "k", pingInterval: pingInterval, pingTimeout: pingTimeout))
         broker.procedure("echo") { request in request.data }
         broker.procedure("record") { request in
             if let id = request.data?.intValue ?? request.data?["id"]?.intValue { calls?.executed(id) }
@@ -41,9 +45,11 @@ enum ResilienceSetup {
 
     /// A client of `port` that reconnects within 50–100 ms (back-off up to 400 ms).
     static func client(port: Int, ackTimeout: Duration = .seconds(3)) -> PubSubClient {
-        PubSubClient(configuration: SessionConfiguration(
-            address: ServerAddress(hostname: "127.0.0.1", port: port), ackTimeout: ackTimeout,
-            reconnectPolicy: ReconnectPolicy(initialDelay: .milliseconds(50), randomness: .milliseconds(50),
-                                             multiplier: 1.5, maxDelay: .milliseconds(400))))
+        PubSubClient(
+            configuration: SessionConfiguration(
+                address: ServerAddress(hostname: "127.0.0.1", port: port), ackTimeout: ackTimeout,
+                reconnectPolicy: ReconnectPolicy(
+                    initialDelay: .milliseconds(50), randomness: .milliseconds(50),
+                    multiplier: 1.5, maxDelay: .milliseconds(400))))
     }
 }

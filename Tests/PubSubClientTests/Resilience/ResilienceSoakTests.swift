@@ -93,17 +93,22 @@ final class ResilienceSoakTests: XCTestCase {
         var memory = "RSS n/a"
         if let first = samples.first, let last = samples.last {
             let verdict = MemoryVerdict(samples: samples)
-            memory = "RSS \(ResidentMemory.mebibytes(verdict.atWarmUp)) after warm-up, \(ResidentMemory.mebibytes(last)) at the end (start \(ResidentMemory.mebibytes(first)), max \(ResidentMemory.mebibytes(verdict.maximum)))"
+            memory =
+                "RSS \(ResidentMemory.mebibytes(verdict.atWarmUp)) after warm-up, \(ResidentMemory.mebibytes(last)) at the end (start \(ResidentMemory.mebibytes(first)), max \(ResidentMemory.mebibytes(verdict.maximum)))"
             if MemoryVerdict.underThreadSanitizer {
                 memory += ", not checked under ThreadSanitizer"
             } else {
-                XCTAssertLessThan(verdict.growth, MemoryVerdict.maximumGrowth,
-                                  "resident memory grew \(ResidentMemory.mebibytes(verdict.growth)) after warm-up")
-                XCTAssertLessThan(verdict.secondHalfGrowth, MemoryVerdict.maximumSecondHalfGrowth,
-                                  "resident memory kept climbing over the second half: \(samples.map(ResidentMemory.mebibytes))")
+                XCTAssertLessThan(
+                    verdict.growth, MemoryVerdict.maximumGrowth,
+                    "resident memory grew \(ResidentMemory.mebibytes(verdict.growth)) after warm-up")
+                XCTAssertLessThan(
+                    verdict.secondHalfGrowth, MemoryVerdict.maximumSecondHalfGrowth,
+                    "resident memory kept climbing over the second half: \(samples.map(ResidentMemory.mebibytes))")
             }
         }
-        print("soak: \(seconds) s, \(cuts) cuts, calls \(callCounts.acknowledged) acknowledged / \(callCounts.failed) failed with a typed error (\(callCounts.failedButExecuted) of them ran), publications \(publicationCounts.made) sent (\(publicationCounts.acknowledged) acknowledged) / \(publicationCounts.received) received (\(publicationCounts.late) late), \(publicationCounts.epochs) subscription epochs, \(memory)")
+        print(
+            "soak: \(seconds) s, \(cuts) cuts, calls \(callCounts.acknowledged) acknowledged / \(callCounts.failed) failed with a typed error (\(callCounts.failedButExecuted) of them ran), publications \(publicationCounts.made) sent (\(publicationCounts.acknowledged) acknowledged) / \(publicationCounts.received) received (\(publicationCounts.late) late), \(publicationCounts.epochs) subscription epochs, \(memory)"
+        )
 
         for client in clients { client.disconnect() }
         await broker.stop()

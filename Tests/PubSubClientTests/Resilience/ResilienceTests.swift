@@ -43,19 +43,23 @@ final class ResilienceTests: XCTestCase {
         try await subscriber.connect()
         try await subscriber.subscribe("room")
         try await publisher.connect()
-        return Scene(publications: publications, subscriber: subscriber, publisher: publisher,
-                     publishing: keepPublishing(publications, from: publisher))
+        return Scene(
+            publications: publications, subscriber: subscriber, publisher: publisher,
+            publishing: keepPublishing(publications, from: publisher))
     }
 
     /// Waits for the `queued` calls (caller 0) to finish, checks that each succeeded and that
     /// the calls `counted` keeps ran once each, in the order they were made.
-    private func assertQueuedCallsRanOnceInOrder(_ queued: [Int], calls: CallAudit,
-                                                 counted: (Int) -> Bool, _ message: String,
-                                                 file: StaticString = #filePath, line: UInt = #line) async throws {
+    private func assertQueuedCallsRanOnceInOrder(
+        _ queued: [Int], calls: CallAudit,
+        counted: (Int) -> Bool, _ message: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) async throws {
         try await eventually(timeout: .seconds(10)) { queued.allSatisfy { calls.result(caller: 0, sequence: $0) != nil } }
         for sequence in queued {
-            XCTAssertEqual(calls.result(caller: 0, sequence: sequence),
-                           .success(.int(CallAudit.id(caller: 0, sequence: sequence))), file: file, line: line)
+            XCTAssertEqual(
+                calls.result(caller: 0, sequence: sequence),
+                .success(.int(CallAudit.id(caller: 0, sequence: sequence))), file: file, line: line)
         }
         XCTAssertEqual(calls.executionOrder(caller: 0).filter(counted), queued, message, file: file, line: line)
     }
@@ -63,8 +67,10 @@ final class ResilienceTests: XCTestCase {
     /// Waits for the subscriber's resubscription (its `epoch`-th subscription), lets the
     /// publisher go on until 20 more publications arrived, then checks that every publication
     /// made after a resubscription arrived and that every call completed as the rules say.
-    private func assertResubscribedAndNothingMissed(_ scene: Scene, epoch: Int, calls: CallAudit,
-                                                    file: StaticString = #filePath, line: UInt = #line) async throws {
+    private func assertResubscribedAndNothingMissed(
+        _ scene: Scene, epoch: Int, calls: CallAudit,
+        file: StaticString = #filePath, line: UInt = #line
+    ) async throws {
         let publications = scene.publications, publishing = scene.publishing
         try await eventually(timeout: .seconds(10)) { publications.epochCount(subscriber: 0) >= epoch }
         let receivedBefore = publications.receivedCount(subscriber: 0)
@@ -80,8 +86,10 @@ final class ResilienceTests: XCTestCase {
         XCTAssertEqual(calls.violations(), [], file: file, line: line)
     }
 
-    private func assertBadConnection(_ result: Result<JSONValue?, PubSubError>?, event: String, code: UInt16,
-                                     file: StaticString = #filePath, line: UInt = #line) {
+    private func assertBadConnection(
+        _ result: Result<JSONValue?, PubSubError>?, event: String, code: UInt16,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         guard case .failure(.badConnection(let failedEvent, let kind, let failedCode, _)) = result else {
             return XCTFail("expected badConnection, got \(String(describing: result))", file: file, line: line)
         }
@@ -127,8 +135,9 @@ final class ResilienceTests: XCTestCase {
         proxy.setRefusing(false)
 
         let cutSequence = cut.sequence
-        try await assertQueuedCallsRanOnceInOrder(queued.map(\.sequence), calls: calls, counted: { $0 != cutSequence },
-                                                  "queued calls ran once, in order")
+        try await assertQueuedCallsRanOnceInOrder(
+            queued.map(\.sequence), calls: calls, counted: { $0 != cutSequence },
+            "queued calls ran once, in order")
         try await assertResubscribedAndNothingMissed(scene, epoch: 2, calls: calls)
         XCTAssertEqual(broker.subscriberCount(channel: "room"), 1)
         scene.disconnect()
@@ -142,8 +151,9 @@ final class ResilienceTests: XCTestCase {
     /// closes with 4000; new attempts stall too until the path comes back.
     func testHalfOpenConnectionIsDetectedByThePingTimeoutAndReplacedWithoutLosingQueuedCalls() async throws {
         let calls = CallAudit(callers: 1, keepsOrder: true)
-        let broker = try await ResilienceSetup.startBroker(calls: calls, pingInterval: .milliseconds(100),
-                                                           pingTimeout: .milliseconds(600))
+        let broker = try await ResilienceSetup.startBroker(
+            calls: calls, pingInterval: .milliseconds(100),
+            pingTimeout: .milliseconds(600))
         let proxy = try FaultProxy(targetPort: broker.port)
         let scene = try await startScene(subscriberPort: proxy.port, brokerPort: broker.port)
         let subscriber = scene.subscriber
@@ -176,8 +186,9 @@ final class ResilienceTests: XCTestCase {
         proxy.resume()
 
         let inFlightCount = inFlight.count
-        try await assertQueuedCallsRanOnceInOrder(queued.map(\.sequence), calls: calls, counted: { $0 > inFlightCount },
-                                                  "queued calls ran once, in order")
+        try await assertQueuedCallsRanOnceInOrder(
+            queued.map(\.sequence), calls: calls, counted: { $0 > inFlightCount },
+            "queued calls ran once, in order")
         try await assertResubscribedAndNothingMissed(scene, epoch: 2, calls: calls)
         try await eventually { broker.subscriberCount(channel: "room") == 1 }
         scene.disconnect()
@@ -209,8 +220,9 @@ final class ResilienceTests: XCTestCase {
         let second = try await ResilienceSetup.restartBroker(port: port, calls: calls)
 
         let inFlightSequence = inFlight.sequence
-        try await assertQueuedCallsRanOnceInOrder(queued.map(\.sequence), calls: calls, counted: { $0 != inFlightSequence },
-                                                  "queued calls ran once, in order, on the new broker")
+        try await assertQueuedCallsRanOnceInOrder(
+            queued.map(\.sequence), calls: calls, counted: { $0 != inFlightSequence },
+            "queued calls ran once, in order, on the new broker")
         try await assertResubscribedAndNothingMissed(scene, epoch: 2, calls: calls)
         XCTAssertEqual(second.subscriberCount(channel: "room"), 1)
         second.publish(channel: "room", data: "from the new broker")
@@ -248,16 +260,18 @@ final class ResilienceTests: XCTestCase {
             try await Task.sleep(for: .milliseconds(300))
         }
         let expired = try XCTUnwrap(overdue)
-        XCTAssertEqual(calls.result(caller: 0, sequence: expired), .failure(.timeout(event: "record")),
-                       "a queued call past its ack timeout fails with a timeout")
+        XCTAssertEqual(
+            calls.result(caller: 0, sequence: expired), .failure(.timeout(event: "record")),
+            "a queued call past its ack timeout fails with a timeout")
         XCTAssertFalse(subscriber.isConnected)
         XCTAssertEqual(subscriber.driver.read(\.queuedCallCount), 5)
         XCTAssertGreaterThanOrEqual(proxy.refusedCount, 3, "several attempts were refused")
         proxy.setRefusing(false)
 
         let inFlightSequence = inFlight.sequence
-        try await assertQueuedCallsRanOnceInOrder(queued, calls: calls, counted: { $0 != inFlightSequence },
-                                                  "queued calls ran once, in order; the expired one never ran")
+        try await assertQueuedCallsRanOnceInOrder(
+            queued, calls: calls, counted: { $0 != inFlightSequence },
+            "queued calls ran once, in order; the expired one never ran")
         try await assertResubscribedAndNothingMissed(scene, epoch: 2, calls: calls)
         XCTAssertEqual(broker.subscriberCount(channel: "room"), 1)
         scene.disconnect()
@@ -270,8 +284,9 @@ final class ResilienceTests: XCTestCase {
         let proxy = try FaultProxy(targetPort: 1)
         proxy.setRefusing(true)
         for round in 0..<100 {
-            let client = PubSubClient(configuration: SessionConfiguration(
-                address: ServerAddress(hostname: "127.0.0.1", port: proxy.port), autoReconnect: false))
+            let client = PubSubClient(
+                configuration: SessionConfiguration(
+                    address: ServerAddress(hostname: "127.0.0.1", port: proxy.port), autoReconnect: false))
             let started = ContinuousClock.now
             do {
                 try await client.connect()

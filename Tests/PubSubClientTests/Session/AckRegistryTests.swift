@@ -4,8 +4,9 @@ import XCTest
 final class AckRegistryTests: XCTestCase {
     private func call(_ registry: inout AckRegistry, deadline: Int64?, event: String = "e") -> PendingCall {
         let cid = registry.allocateCid()
-        let entry = PendingCall(cid: cid, event: event, purpose: .user(CallID(rawValue: UInt64(cid))),
-                                deadline: deadline.map { MonotonicInstant(milliseconds: $0) })
+        let entry = PendingCall(
+            cid: cid, event: event, purpose: .user(CallID(rawValue: UInt64(cid))),
+            deadline: deadline.map { MonotonicInstant(milliseconds: $0) })
         registry.register(entry)
         return entry
     }
@@ -123,8 +124,9 @@ final class AckRegistryTests: XCTestCase {
         harness.drain()
         harness.serverClose(code: 4321, reason: "asked")
         for (index, call) in calls.enumerated() {
-            XCTAssertEqual(harness.completions[call],
-                           .failure(.badConnection(event: "e\(index)", kind: .disconnect, code: 4321, reason: "asked")))
+            XCTAssertEqual(
+                harness.completions[call],
+                .failure(.badConnection(event: "e\(index)", kind: .disconnect, code: 4321, reason: "asked")))
         }
         XCTAssertEqual(harness.session.pendingCallCount, 0)
         harness.advance(60_000)

@@ -2,7 +2,8 @@ import XCTest
 @testable import PubSubClient
 
 final class AuthAndQueueTests: XCTestCase {
-    static let token = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ1c2VybmFtZSI6ImFsaWNlIiwiaWF0IjoxNzAwMDAwMDAwLCJleHAiOjQxMDI0NDQ4MDB9.kGADQPjeIv6USYeSV4bSZnLqwkxEGwaH1tX5ORHkL3M"
+    static let token =
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ1c2VybmFtZSI6ImFsaWNlIiwiaWF0IjoxNzAwMDAwMDAwLCJleHAiOjQxMDI0NDQ4MDB9.kGADQPjeIv6USYeSV4bSZnLqwkxEGwaH1tX5ORHkL3M"
 
     // MARK: Auth
 
@@ -16,7 +17,8 @@ final class AuthAndQueueTests: XCTestCase {
         XCTAssertEqual(harness.session.auth.token?["username"], "alice")
         XCTAssertEqual(harness.session.auth.expiry, 4102444800)
         XCTAssertEqual(harness.savedTokens, [Self.token])
-        XCTAssertTrue(harness.events.contains(.authStateChanged(old: .unauthenticated, new: .authenticated, signedToken: Self.token, token: harness.session.auth.token)))
+        XCTAssertTrue(
+            harness.events.contains(.authStateChanged(old: .unauthenticated, new: .authenticated, signedToken: Self.token, token: harness.session.auth.token)))
     }
 
     func testSetAuthTokenInvokeWithoutTokenGetsAnErrorReply() {
@@ -139,7 +141,7 @@ final class AuthAndQueueTests: XCTestCase {
         var harness = SessionHarness(configuration: SessionHarness.configuration(autoReconnect: true, random: 0))
         let kept = harness.session.invoke("a", data: nil, ackTimeout: .seconds(60), now: harness.now)
         harness.drain()
-        harness.serverClose(code: 1006) // connect attempt failed; a reconnect is scheduled
+        harness.serverClose(code: 1006)  // connect attempt failed; a reconnect is scheduled
         XCTAssertNil(harness.completions[kept])
         XCTAssertEqual(harness.session.queuedCallCount, 1)
         harness.session.disconnect(now: harness.now)
@@ -177,8 +179,9 @@ final class AuthAndQueueTests: XCTestCase {
         XCTAssertEqual(ServerAddress(hostname: "example.com", secure: true).defaultTokenName, "socketcluster.authToken.example.com:443")
         XCTAssertEqual(ServerAddress(hostname: "localhost", port: 8000).url, "ws://localhost:8000/socketcluster/")
         XCTAssertEqual(ServerAddress(hostname: "localhost").defaultTokenName, "socketcluster.authToken.localhost:80")
-        let address = ServerAddress(host: "example.com:8443", secure: true,
-                                    query: [.init("a", "1 2"), .init("b", "x"), .init("b", "y"), .init("tok", "a+b/c")])
+        let address = ServerAddress(
+            host: "example.com:8443", secure: true,
+            query: [.init("a", "1 2"), .init("b", "x"), .init("b", "y"), .init("tok", "a+b/c")])
         XCTAssertEqual(address.url, "wss://example.com:8443/socketcluster/?a=1+2&b=x&b=y&tok=a%2Bb%2Fc")
         XCTAssertEqual(ServerAddress(hostname: "h", port: 80, path: "/sc/").url, "ws://h/sc/")
         XCTAssertEqual(try ServerAddress(url: "ws://h:9/socketcluster").url, "ws://h:9/socketcluster", "never normalised")

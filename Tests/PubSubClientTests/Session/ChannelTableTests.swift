@@ -27,8 +27,12 @@ final class ChannelTableTests: XCTestCase {
         harness.session.subscribe("x", options: SubscriptionOptions(data: 0), now: harness.now)
         harness.session.subscribe("y", options: SubscriptionOptions(data: ["k": true]), now: harness.now)
         harness.drain()
-        XCTAssertEqual(harness.sent, [##"{"event":"#subscribe","data":{"channel":"x"},"cid":2}"##,
-                                      ##"{"event":"#subscribe","data":{"channel":"y","data":{"k":true}},"cid":3}"##])
+        XCTAssertEqual(
+            harness.sent,
+            [
+                ##"{"event":"#subscribe","data":{"channel":"x"},"cid":2}"##,
+                ##"{"event":"#subscribe","data":{"channel":"y","data":{"k":true}},"cid":3}"##,
+            ])
     }
 
     func testOnlyOneSubscribeInFlightPerChannel() {
@@ -62,7 +66,8 @@ final class ChannelTableTests: XCTestCase {
         harness.receive(#"{"rid":2,"error":{"message":"no","name":"ForbiddenError"}}"#)
         XCTAssertEqual(harness.session.channelState("p"), .unsubscribed)
         XCTAssertEqual(harness.completions[call], .failure(.remote(RemoteError(name: "ForbiddenError", message: "no"))))
-        XCTAssertTrue(harness.events.contains(.subscribeFailed(channel: "p", error: .remote(RemoteError(name: "ForbiddenError", message: "no")), willRetry: false)))
+        XCTAssertTrue(
+            harness.events.contains(.subscribeFailed(channel: "p", error: .remote(RemoteError(name: "ForbiddenError", message: "no")), willRetry: false)))
     }
 
     func testChannelsAreResubscribedAfterReconnectAndAFailedResubscribeStaysPending() {
@@ -82,7 +87,8 @@ final class ChannelTableTests: XCTestCase {
         XCTAssertEqual(subscribeChannels(harness.sent), ["room"])
         harness.receive(#"{"rid":4,"error":{"message":"busy","name":"BrokerError"}}"#)
         XCTAssertEqual(harness.session.channelState("room"), .pending, "kept for the next attempt")
-        XCTAssertTrue(harness.events.contains(.subscribeFailed(channel: "room", error: .remote(RemoteError(name: "BrokerError", message: "busy")), willRetry: true)))
+        XCTAssertTrue(
+            harness.events.contains(.subscribeFailed(channel: "room", error: .remote(RemoteError(name: "BrokerError", message: "busy")), willRetry: true)))
         harness.serverClose(code: 1006)
         harness.advance(10_000)
         harness.sent = []
@@ -148,8 +154,12 @@ final class ChannelTableTests: XCTestCase {
         harness.session.subscribe("room", now: harness.now)
         try? harness.session.publish("room", data: 1, now: harness.now)
         harness.drain()
-        XCTAssertEqual(harness.sent, [##"{"event":"#subscribe","data":{"channel":"app/room"},"cid":2}"##,
-                                      ##"{"event":"#publish","data":{"channel":"app/room","data":1}}"##])
+        XCTAssertEqual(
+            harness.sent,
+            [
+                ##"{"event":"#subscribe","data":{"channel":"app/room"},"cid":2}"##,
+                ##"{"event":"#publish","data":{"channel":"app/room","data":1}}"##,
+            ])
         harness.receive(##"{"event":"#publish","data":{"channel":"app/room","data":1}}"##)
         XCTAssertEqual(harness.events.last, .publication(channel: "room", data: 1))
     }

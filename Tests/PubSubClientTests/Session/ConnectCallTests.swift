@@ -85,8 +85,9 @@ final class ConnectCallTests: XCTestCase {
         harness.advance(19_999)
         XCTAssertNil(harness.connects[call])
         harness.advance(1)
-        XCTAssertEqual(harness.connects[call]?.result.failure,
-                       .connectionFailed(code: 4007, reason: "Client connection establishment timed out"))
+        XCTAssertEqual(
+            harness.connects[call]?.result.failure,
+            .connectionFailed(code: 4007, reason: "Client connection establishment timed out"))
     }
 
     func testHandshakeTimeoutFailsWith4003() {
@@ -97,8 +98,9 @@ final class ConnectCallTests: XCTestCase {
         harness.advance(9_999)
         XCTAssertNil(harness.connects[call])
         harness.advance(1)
-        XCTAssertEqual(harness.connects[call]?.result.failure,
-                       .connectionFailed(code: 4003, reason: "TimeoutError: Event response for #handshake event timed out"))
+        XCTAssertEqual(
+            harness.connects[call]?.result.failure,
+            .connectionFailed(code: 4003, reason: "TimeoutError: Event response for #handshake event timed out"))
     }
 
     func testDisconnectWhileConnectingFailsTheCall() {
@@ -188,8 +190,8 @@ final class ConnectCallTests: XCTestCase {
     }
 }
 
-private extension Result {
-    var failure: Failure? {
+extension Result {
+    fileprivate var failure: Failure? {
         if case .failure(let error) = self { return error }
         return nil
     }

@@ -10,13 +10,15 @@ final class HandshakeAndPingTests: XCTestCase {
         XCTAssertEqual(harness.session.state, .connecting, "a call on a closed client starts connecting")
         harness.openTransport()
         XCTAssertEqual(harness.takeSent(), [##"{"event":"#handshake","data":{"authToken":null},"cid":1}"##])
-        harness.receive("") // a ping before the handshake answer is still answered
+        harness.receive("")  // a ping before the handshake answer is still answered
         XCTAssertEqual(harness.takeSent(), [""])
         harness.receive(#"{"rid":1,"data":{"id":"abc","pingTimeout":20000,"isAuthenticated":false}}"#)
-        XCTAssertEqual(harness.takeSent(), [
-            ##"{"event":"#subscribe","data":{"channel":"room"},"cid":2}"##,
-            #"{"event":"early","data":1,"cid":3}"#,
-        ], "pending subscribes first, then the outbound queue")
+        XCTAssertEqual(
+            harness.takeSent(),
+            [
+                ##"{"event":"#subscribe","data":{"channel":"room"},"cid":2}"##,
+                #"{"event":"early","data":1,"cid":3}"#,
+            ], "pending subscribes first, then the outbound queue")
         let connected = harness.events.firstIndex { if case .connected = $0 { return true } else { return false } }
         let requested = harness.events.firstIndex(of: .subscribeRequested(channel: "room", options: SubscriptionOptions()))
         XCTAssertNotNil(connected)
@@ -34,7 +36,8 @@ final class HandshakeAndPingTests: XCTestCase {
         XCTAssertTrue(harness.events.contains(.connectAbort(code: 4501, reason: "BannedError: go away")))
         XCTAssertFalse(harness.events.contains { if case .connected = $0 { return true } else { return false } })
         XCTAssertNil(harness.session.reconnectDeadline, "4501 is permanent")
-        XCTAssertTrue(harness.events.contains { if case .error(.handshakeRejected(let error, 4501)) = $0 { return error.name == "BannedError" } else { return false } })
+        XCTAssertTrue(
+            harness.events.contains { if case .error(.handshakeRejected(let error, 4501)) = $0 { return error.name == "BannedError" } else { return false } })
     }
 
     func testRejectedHandshakeWithoutStatusCodeUses4003() {
@@ -76,7 +79,7 @@ final class HandshakeAndPingTests: XCTestCase {
         harness.session.connect(now: harness.now)
         harness.drain()
         let old = harness.transport!
-        harness.advance(20_000) // 4007
+        harness.advance(20_000)  // 4007
         harness.session.connect(now: harness.now)
         harness.drain()
         harness.session.transportOpened(old, now: harness.now)
@@ -132,10 +135,10 @@ final class HandshakeAndPingTests: XCTestCase {
         harness.receive(#"{"rid":1,"data":{"id":"abc","pingTimeout":3000,"isAuthenticated":false}}"#)
         XCTAssertEqual(harness.session.pingTimeout, 3000)
         harness.advance(2_500)
-        harness.receive("") // restarts the timer
+        harness.receive("")  // restarts the timer
         harness.advance(2_999)
         XCTAssertEqual(harness.session.state, .open)
-        harness.receive(#"{"event":"other","data":1}"#) // other traffic does not restart it
+        harness.receive(#"{"event":"other","data":1}"#)  // other traffic does not restart it
         harness.advance(1)
         XCTAssertEqual(harness.session.state, .closed)
         XCTAssertEqual(harness.closes.last?.code, 4000)

@@ -20,8 +20,9 @@ final class InboundRobustnessTests: XCTestCase {
                     harness.receive(text)
                     fed += 1
                 case .clientBinary(let base64):
-                    harness.session.transportReceived(binary: [UInt8](Data(base64Encoded: base64) ?? Data()),
-                                                      from: harness.transport!, now: harness.now)
+                    harness.session.transportReceived(
+                        binary: [UInt8](Data(base64Encoded: base64) ?? Data()),
+                        from: harness.transport!, now: harness.now)
                     harness.drain()
                 case .clientClose, .serverClose:
                     break

@@ -21,15 +21,18 @@ struct SessionHarness {
         session = ClientSession(configuration: configuration, storedToken: storedToken)
     }
 
-    static func configuration(autoReconnect: Bool = false, random: Double = 0.5,
-                              maxQueuedMessages: Int = 1000, maxQueuedBytes: Int = 4 << 20,
-                              protocolVersion: PingProtocolVersion = .v2,
-                              channelPrefix: String? = nil) -> SessionConfiguration {
-        SessionConfiguration(address: ServerAddress(hostname: "127.0.0.1", port: 8000),
-                             protocolVersion: protocolVersion,
-                             autoReconnect: autoReconnect, channelPrefix: channelPrefix,
-                             maxQueuedMessages: maxQueuedMessages, maxQueuedBytes: maxQueuedBytes,
-                             random: { random })
+    static func configuration(
+        autoReconnect: Bool = false, random: Double = 0.5,
+        maxQueuedMessages: Int = 1000, maxQueuedBytes: Int = 4 << 20,
+        protocolVersion: PingProtocolVersion = .v2,
+        channelPrefix: String? = nil
+    ) -> SessionConfiguration {
+        SessionConfiguration(
+            address: ServerAddress(hostname: "127.0.0.1", port: 8000),
+            protocolVersion: protocolVersion,
+            autoReconnect: autoReconnect, channelPrefix: channelPrefix,
+            maxQueuedMessages: maxQueuedMessages, maxQueuedBytes: maxQueuedBytes,
+            random: { random })
     }
 
     mutating func drain() {

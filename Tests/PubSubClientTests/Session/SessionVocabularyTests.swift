@@ -11,11 +11,19 @@ final class SessionVocabularyTests: XCTestCase {
         var harness = SessionHarness(storedToken: Self.token)
         harness.open(isAuthenticated: true)
         let handshake = harness.takeEvents().filter { if case .authStateChanged = $0 { return true } else { return false } }
-        XCTAssertEqual(handshake, [.authStateChanged(old: .unauthenticated, new: .authenticated, signedToken: Self.token,
-                                                     token: harness.session.auth.token, byHandshake: true)])
+        XCTAssertEqual(
+            handshake,
+            [
+                .authStateChanged(
+                    old: .unauthenticated, new: .authenticated, signedToken: Self.token,
+                    token: harness.session.auth.token, byHandshake: true)
+            ])
         harness.receive(##"{"event":"#removeAuthToken"}"##)
-        XCTAssertTrue(harness.events.contains(.authStateChanged(old: .authenticated, new: .unauthenticated,
-                                                                signedToken: nil, token: nil, byHandshake: false)))
+        XCTAssertTrue(
+            harness.events.contains(
+                .authStateChanged(
+                    old: .authenticated, new: .unauthenticated,
+                    signedToken: nil, token: nil, byHandshake: false)))
     }
 
     func testDisconnectedCarriesTheTransportFailure() {

@@ -28,8 +28,9 @@ final class TokenStoreTests: XCTestCase {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tokens-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try FileTokenStore(directory: directory)
-        XCTAssertEqual(store.fileURL("../../etc/passwd").deletingLastPathComponent().standardizedFileURL.path,
-                       directory.standardizedFileURL.path)
+        XCTAssertEqual(
+            store.fileURL("../../etc/passwd").deletingLastPathComponent().standardizedFileURL.path,
+            directory.standardizedFileURL.path)
     }
 
     func testInMemoryStoreRoundTrips() throws {

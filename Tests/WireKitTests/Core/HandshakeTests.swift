@@ -2,10 +2,13 @@ import XCTest
 @testable import WireKit
 
 final class HandshakeTests: XCTestCase {
-    private func response(_ handshake: ClientHandshake, extra: String = "", accept: String? = nil,
-                          upgrade: String = "websocket", connection: String = "Upgrade") -> HTTPResponseHead {
+    private func response(
+        _ handshake: ClientHandshake, extra: String = "", accept: String? = nil,
+        upgrade: String = "websocket", connection: String = "Upgrade"
+    ) -> HTTPResponseHead {
         var parser = HTTPHeadParser()
-        let text = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: \(upgrade)\r\nConnection: \(connection)\r\nSec-WebSocket-Accept: \(accept ?? handshake.expectedAccept)\r\n\(extra)\r\n"
+        let text =
+            "HTTP/1.1 101 Switching Protocols\r\nUpgrade: \(upgrade)\r\nConnection: \(connection)\r\nSec-WebSocket-Accept: \(accept ?? handshake.expectedAccept)\r\n\(extra)\r\n"
         let used = try? Array(text.utf8).withUnsafeBytes { try parser.append($0) }
         XCTAssertEqual(used, text.utf8.count)
         do { return try parser.responseHead() } catch { XCTFail("\(error)"); return HTTPResponseHead(status: 0, reason: "", headers: [:]) }
@@ -22,12 +25,15 @@ final class HandshakeTests: XCTestCase {
     }
 
     func testRequestCarriesVersionOriginSubprotocolsAndCustomHeaders() throws {
-        let handshake = try ClientHandshake(url: try WebSocketURL("ws://[::1]:9000/p?q=1"), origin: "https://app.example",
-                                            subprotocols: ["v2.chat", "v1.chat"], headers: ["Authorization": "Bearer t", "Cookie": "a=b"])
+        let handshake = try ClientHandshake(
+            url: try WebSocketURL("ws://[::1]:9000/p?q=1"), origin: "https://app.example",
+            subprotocols: ["v2.chat", "v1.chat"], headers: ["Authorization": "Bearer t", "Cookie": "a=b"])
         let request = String(decoding: handshake.requestBytes(), as: UTF8.self)
         XCTAssertTrue(request.hasPrefix("GET /p?q=1 HTTP/1.1\r\nHost: [::1]:9000\r\n"), request)
-        for line in ["Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Version: 13", "Sec-WebSocket-Key: \(handshake.key)",
-                     "Origin: https://app.example", "Sec-WebSocket-Protocol: v2.chat, v1.chat", "Authorization: Bearer t", "Cookie: a=b"] {
+        for line in [
+            "Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Version: 13", "Sec-WebSocket-Key: \(handshake.key)",
+            "Origin: https://app.example", "Sec-WebSocket-Protocol: v2.chat, v1.chat", "Authorization: Bearer t", "Cookie: a=b",
+        ] {
             XCTAssertTrue(request.contains("\r\n\(line)\r\n"), "missing \(line)")
         }
         XCTAssertTrue(request.hasSuffix("\r\n\r\n"))
@@ -76,7 +82,8 @@ final class HandshakeTests: XCTestCase {
 
     func testValidResponseIsAcceptedWithCaseInsensitiveTokensAndLists() throws {
         let handshake = try ClientHandshake(url: try WebSocketURL("ws://h/"), subprotocols: ["chat"])
-        let info = try handshake.validate(response(handshake, extra: "Sec-WebSocket-Protocol: chat\r\n", upgrade: "WebSocket", connection: "keep-alive, UPGRADE"))
+        let info = try handshake.validate(
+            response(handshake, extra: "Sec-WebSocket-Protocol: chat\r\n", upgrade: "WebSocket", connection: "keep-alive, UPGRADE"))
         XCTAssertEqual(info.subprotocol, "chat")
         XCTAssertNil(try handshake.validate(response(handshake)).subprotocol)
     }
@@ -107,7 +114,9 @@ final class HandshakeTests: XCTestCase {
         return HTTPRequestHead(method: method, target: "/chat", version: version, headers: headers)
     }
 
-    private let validLines = ["Host: h", "Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version: 13"]
+    private let validLines = [
+        "Host: h", "Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version: 13",
+    ]
 
     func testServerAcceptsValidRequestAndAnswers101WithAccept() throws {
         let handshake = try ServerHandshake(validating: request(validLines + ["Sec-WebSocket-Protocol: a, chat"]), supportedSubprotocols: ["chat", "a"])

@@ -14,7 +14,8 @@ final class MessageAssemblerReservationTests: XCTestCase {
     }
 
     /// Feeds `payload` (masked with `key` as on the wire) in slices of `sliceSize`, starting at `offset`.
-    private func feed(_ assembler: inout MessageAssembler, _ payload: [UInt8], from offset: Int = 0, frameLength: Int, sliceSize: Int) throws -> WebSocketEvent? {
+    private func feed(_ assembler: inout MessageAssembler, _ payload: [UInt8], from offset: Int = 0, frameLength: Int, sliceSize: Int) throws -> WebSocketEvent?
+    {
         var masked = payload
         masked.withUnsafeMutableBytes { WebSocketMasking.apply(key, to: $0, phase: offset) }
         var event: WebSocketEvent?

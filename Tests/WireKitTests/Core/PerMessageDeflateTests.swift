@@ -8,10 +8,13 @@ final class PerMessageDeflateTests: XCTestCase {
     private let clock = ManualClock()
 
     /// A client and a server machine wired to each other through their outputs.
-    private func pair(client: PerMessageDeflateOptions? = PerMessageDeflateOptions(), server: PerMessageDeflateOptions? = PerMessageDeflateOptions(),
-                      maxMessageSize: Int = 16 << 20) throws -> (WebSocketStateMachine, WebSocketStateMachine) {
+    private func pair(
+        client: PerMessageDeflateOptions? = PerMessageDeflateOptions(), server: PerMessageDeflateOptions? = PerMessageDeflateOptions(),
+        maxMessageSize: Int = 16 << 20
+    ) throws -> (WebSocketStateMachine, WebSocketStateMachine) {
         let handshake = try ClientHandshake(url: try WebSocketURL("ws://example.com/chat"))
-        var c = WebSocketStateMachine(client: handshake, configuration: WebSocketConfiguration(maxFrameSize: maxMessageSize, maxMessageSize: maxMessageSize, perMessageDeflate: client))
+        var c = WebSocketStateMachine(
+            client: handshake, configuration: WebSocketConfiguration(maxFrameSize: maxMessageSize, maxMessageSize: maxMessageSize, perMessageDeflate: client))
         var s = WebSocketStateMachine(server: WebSocketConfiguration(maxFrameSize: maxMessageSize, maxMessageSize: maxMessageSize, perMessageDeflate: server))
         c.start(now: clock.now)
         s.start(now: clock.now)
@@ -69,7 +72,8 @@ final class PerMessageDeflateTests: XCTestCase {
         var body: [UInt8] = []
         XCTAssertTrue(json.utf8.withContiguousStorageIfAvailable { codec.compress(UnsafeRawBufferPointer($0)) { body = Array($0) } } ?? false)
         let third = body.count / 3
-        let wire = wireFrame(.text, Array(body[..<third]), fin: false, masked: false, reservedBits: 0b100)
+        let wire =
+            wireFrame(.text, Array(body[..<third]), fin: false, masked: false, reservedBits: 0b100)
             + wireFrame(.continuation, Array(body[third..<(2 * third)]), fin: false, masked: false)
             + wireFrame(.ping, [7], masked: false)
             + wireFrame(.continuation, Array(body[(2 * third)...]) + [0, 0, 0xFF, 0xFF], fin: true, masked: false)
@@ -79,11 +83,15 @@ final class PerMessageDeflateTests: XCTestCase {
 
     func testRSV1OnContinuationOrControlFramesIsAProtocolError() throws {
         let cases: [([UInt8], WebSocketProtocolViolation)] = [
-            (wireFrame(.text, [0x00], fin: false, masked: false, reservedBits: 0b100) + wireFrame(.continuation, [0x00], masked: false, reservedBits: 0b100),
-             .compressedContinuationFrame),
+            (
+                wireFrame(.text, [0x00], fin: false, masked: false, reservedBits: 0b100) + wireFrame(.continuation, [0x00], masked: false, reservedBits: 0b100),
+                .compressedContinuationFrame
+            ),
             (wireFrame(.ping, [], masked: false, reservedBits: 0b100), .compressedControlFrame(.ping)),
-            (wireFrame(.text, [0x61], fin: false, masked: false) + wireFrame(.text, [0x00], masked: false, reservedBits: 0b100),
-             .compressedFrameInsideFragmentedMessage(.text)),
+            (
+                wireFrame(.text, [0x61], fin: false, masked: false) + wireFrame(.text, [0x00], masked: false, reservedBits: 0b100),
+                .compressedFrameInsideFragmentedMessage(.text)
+            ),
         ]
         for (wire, violation) in cases {
             var (c, _) = try pair()
@@ -104,7 +112,8 @@ final class PerMessageDeflateTests: XCTestCase {
         var (c, s) = try pair(maxMessageSize: 64 << 10)
         _ = s
         // 4 MiB of zeros deflate to about 4 KiB: well under the frame limit, far over the message limit.
-        var codec = PerMessageDeflate(parameters: PerMessageDeflateParameters(), role: .server, options: PerMessageDeflateOptions(level: 9), maxMessageSize: .max)
+        var codec = PerMessageDeflate(
+            parameters: PerMessageDeflateParameters(), role: .server, options: PerMessageDeflateOptions(level: 9), maxMessageSize: .max)
         var bomb: [UInt8] = []
         let zeros = [UInt8](repeating: 0, count: 4 << 20)
         XCTAssertTrue(zeros.withUnsafeBytes { codec.compress($0) { bomb = Array($0) } })
@@ -126,16 +135,26 @@ final class PerMessageDeflateTests: XCTestCase {
 
     func testNoContextTakeoverAndWindowBitsVariants() throws {
         let variants: [(PerMessageDeflateOptions, PerMessageDeflateOptions, PerMessageDeflateParameters)] = [
-            (PerMessageDeflateOptions(clientNoContextTakeover: true), PerMessageDeflateOptions(),
-             PerMessageDeflateParameters(clientNoContextTakeover: true)),
-            (PerMessageDeflateOptions(serverNoContextTakeover: true), PerMessageDeflateOptions(),
-             PerMessageDeflateParameters(serverNoContextTakeover: true)),
-            (PerMessageDeflateOptions(serverMaxWindowBits: 10), PerMessageDeflateOptions(),
-             PerMessageDeflateParameters(serverMaxWindowBits: 10)),
-            (PerMessageDeflateOptions(), PerMessageDeflateOptions(clientMaxWindowBits: 9),
-             PerMessageDeflateParameters(clientMaxWindowBits: 9)),
-            (PerMessageDeflateOptions(clientMaxWindowBits: 11), PerMessageDeflateOptions(serverMaxWindowBits: 12, serverNoContextTakeover: true),
-             PerMessageDeflateParameters(serverNoContextTakeover: true, serverMaxWindowBits: 12, clientMaxWindowBits: 11)),
+            (
+                PerMessageDeflateOptions(clientNoContextTakeover: true), PerMessageDeflateOptions(),
+                PerMessageDeflateParameters(clientNoContextTakeover: true)
+            ),
+            (
+                PerMessageDeflateOptions(serverNoContextTakeover: true), PerMessageDeflateOptions(),
+                PerMessageDeflateParameters(serverNoContextTakeover: true)
+            ),
+            (
+                PerMessageDeflateOptions(serverMaxWindowBits: 10), PerMessageDeflateOptions(),
+                PerMessageDeflateParameters(serverMaxWindowBits: 10)
+            ),
+            (
+                PerMessageDeflateOptions(), PerMessageDeflateOptions(clientMaxWindowBits: 9),
+                PerMessageDeflateParameters(clientMaxWindowBits: 9)
+            ),
+            (
+                PerMessageDeflateOptions(clientMaxWindowBits: 11), PerMessageDeflateOptions(serverMaxWindowBits: 12, serverNoContextTakeover: true),
+                PerMessageDeflateParameters(serverNoContextTakeover: true, serverMaxWindowBits: 12, clientMaxWindowBits: 11)
+            ),
         ]
         for (clientOptions, serverOptions, expected) in variants {
             var (c, s) = try pair(client: clientOptions, server: serverOptions)
@@ -154,13 +173,17 @@ final class PerMessageDeflateTests: XCTestCase {
 
     func testServerPicksTheFirstAcceptableOfSeveralOffers() {
         let options = PerMessageDeflateOptions()
-        let offers = ["x-webkit-deflate-frame, permessage-deflate; server_max_window_bits=99, permessage-deflate; bogus, permessage-deflate; client_max_window_bits=10; server_no_context_takeover",
-                      "permessage-deflate"]
+        let offers = [
+            "x-webkit-deflate-frame, permessage-deflate; server_max_window_bits=99, permessage-deflate; bogus, permessage-deflate; client_max_window_bits=10; server_no_context_takeover",
+            "permessage-deflate",
+        ]
         let picked = PerMessageDeflateNegotiation.respond(to: offers, options: options)
         XCTAssertEqual(picked?.0, PerMessageDeflateParameters(serverNoContextTakeover: true, clientMaxWindowBits: 10))
         XCTAssertEqual(picked?.1, "permessage-deflate; server_no_context_takeover; client_max_window_bits=10")
-        XCTAssertEqual(PerMessageDeflateNegotiation.respond(to: ["permessage-deflate; client_max_window_bits"], options: PerMessageDeflateOptions(clientMaxWindowBits: 12))?.1,
-                       "permessage-deflate; client_max_window_bits=12")
+        XCTAssertEqual(
+            PerMessageDeflateNegotiation.respond(
+                to: ["permessage-deflate; client_max_window_bits"], options: PerMessageDeflateOptions(clientMaxWindowBits: 12))?.1,
+            "permessage-deflate; client_max_window_bits=12")
         XCTAssertNil(PerMessageDeflateNegotiation.respond(to: ["permessage-deflate; server_no_context_takeover=1"], options: options))
         XCTAssertNil(PerMessageDeflateNegotiation.respond(to: ["foo"], options: options))
         XCTAssertEqual(PerMessageDeflateNegotiation.offer(options), "permessage-deflate; client_max_window_bits")
@@ -168,9 +191,11 @@ final class PerMessageDeflateTests: XCTestCase {
 
     func testClientRejectsAMalformedOrUnsupportedAnswer() throws {
         let options = PerMessageDeflateOptions(clientMaxWindowBits: 12)
-        for bad in ["permessage-deflate; foo", "permessage-deflate; server_max_window_bits=16", "permessage-deflate; client_max_window_bits=13",
-                    "permessage-deflate; server_no_context_takeover; server_no_context_takeover", "x-other", "permessage-deflate, permessage-deflate",
-                    "permessage-deflate; client_no_context_takeover=yes", "permessage-deflate; server_max_window_bits"] {
+        for bad in [
+            "permessage-deflate; foo", "permessage-deflate; server_max_window_bits=16", "permessage-deflate; client_max_window_bits=13",
+            "permessage-deflate; server_no_context_takeover; server_no_context_takeover", "x-other", "permessage-deflate, permessage-deflate",
+            "permessage-deflate; client_no_context_takeover=yes", "permessage-deflate; server_max_window_bits",
+        ] {
             XCTAssertThrowsError(try PerMessageDeflateNegotiation.accept(answer: [bad], offered: options), bad) {
                 guard case .invalidHandshakeResponse = $0 as? WebSocketError else { return XCTFail("\($0)") }
             }
@@ -182,7 +207,10 @@ final class PerMessageDeflateTests: XCTestCase {
         machine.start(now: clock.now)
         let request = String(decoding: machine.takeOutput(), as: UTF8.self)
         XCTAssertTrue(request.contains("\r\nSec-WebSocket-Extensions: permessage-deflate; client_max_window_bits=12\r\n\r\n"), request)
-        machine.receive(Array("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(handshake.expectedAccept)\r\nSec-WebSocket-Extensions: permessage-deflate; mystery\r\n\r\n".utf8), now: clock.now)
+        machine.receive(
+            Array(
+                "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(handshake.expectedAccept)\r\nSec-WebSocket-Extensions: permessage-deflate; mystery\r\n\r\n"
+                    .utf8), now: clock.now)
         guard case .closed(let info)? = machine.drainEvents().last, case .invalidHandshakeResponse? = info.error else { return XCTFail("not failed") }
     }
 }

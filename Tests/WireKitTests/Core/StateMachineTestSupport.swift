@@ -30,8 +30,10 @@ extension WebSocketStateMachine {
 
 /// Builds frames as a peer would put them on the wire.
 func wireFrame(_ opcode: WebSocketOpcode, _ payload: [UInt8], fin: Bool = true, masked: Bool, reservedBits: UInt8 = 0) -> [UInt8] {
-    WebSocketFrameEncoder.encode(WebSocketFrame(fin: fin, reservedBits: reservedBits, opcode: opcode,
-                                                maskingKey: masked ? WebSocketMaskingKey(0x37FA_213D) : nil, payload: payload))
+    WebSocketFrameEncoder.encode(
+        WebSocketFrame(
+            fin: fin, reservedBits: reservedBits, opcode: opcode,
+            maskingKey: masked ? WebSocketMaskingKey(0x37FA_213D) : nil, payload: payload))
 }
 
 func wireFrame(_ opcode: WebSocketOpcode, _ text: String, fin: Bool = true, masked: Bool) -> [UInt8] {
@@ -44,7 +46,9 @@ func closePayload(_ code: UInt16, _ reason: [UInt8] = []) -> [UInt8] {
 }
 
 /// A client state machine that completed its handshake; the events and output so far are drained.
-func openClient(configuration: WebSocketConfiguration = WebSocketConfiguration(), clock: ManualClock = ManualClock(), extraBytes: [UInt8] = []) throws -> WebSocketStateMachine {
+func openClient(configuration: WebSocketConfiguration = WebSocketConfiguration(), clock: ManualClock = ManualClock(), extraBytes: [UInt8] = []) throws
+    -> WebSocketStateMachine
+{
     let handshake = try ClientHandshake(url: try WebSocketURL("ws://example.com/chat"))
     var machine = WebSocketStateMachine(client: handshake, configuration: configuration)
     machine.start(now: clock.now)
@@ -55,10 +59,13 @@ func openClient(configuration: WebSocketConfiguration = WebSocketConfiguration()
 }
 
 /// A server state machine that accepted a valid upgrade request.
-func openServer(configuration: WebSocketConfiguration = WebSocketConfiguration(), clock: ManualClock = ManualClock(), extraBytes: [UInt8] = []) -> WebSocketStateMachine {
+func openServer(configuration: WebSocketConfiguration = WebSocketConfiguration(), clock: ManualClock = ManualClock(), extraBytes: [UInt8] = [])
+    -> WebSocketStateMachine
+{
     var machine = WebSocketStateMachine(server: configuration)
     machine.start(now: clock.now)
-    let request = "GET /chat HTTP/1.1\r\nHost: example.com\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    let request =
+        "GET /chat HTTP/1.1\r\nHost: example.com\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
     machine.receive(Array(request.utf8) + extraBytes, now: clock.now)
     return machine
 }

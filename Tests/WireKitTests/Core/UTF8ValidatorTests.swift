@@ -39,7 +39,7 @@ final class UTF8ValidatorTests: XCTestCase {
 
     func testFailsAtTheFirstBadByteAfterAsciiRun() {
         let bytes = Array("κόσμε-0123456789abcdef".utf8) + [0xCE, 0xBA, 0xE1, 0xBD, 0xB9, 0xCF, 0x83, 0xCE, 0xBC, 0xCE, 0xB5, 0xED, 0xA0, 0x80, 0x65, 0x64]
-        let expected = Array("κόσμε-0123456789abcdef".utf8).count + 12 // 0xA0 after 0xED
+        let expected = Array("κόσμε-0123456789abcdef".utf8).count + 12  // 0xA0 after 0xED
         XCTAssertEqual(firstInvalidOffset(bytes), expected)
     }
 

@@ -4,7 +4,8 @@ import XCTest
 /// The server role's `acceptRequest` runs inside the state machine: the request head is parsed
 /// once, screened, then validated.
 final class UpgradeScreeningTests: XCTestCase {
-    private let request = "GET /chat?x=1 HTTP/1.1\r\nHost: example.com\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    private let request =
+        "GET /chat?x=1 HTTP/1.1\r\nHost: example.com\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
 
     func testRefusedRequestIsAnsweredWithItsStatusAndClosesTheConnection() {
         let clock = ManualClock()
@@ -14,9 +15,14 @@ final class UpgradeScreeningTests: XCTestCase {
         for byte in Array(request.utf8) { machine.receive([byte], now: clock.now) }
         let answer = String(decoding: machine.takeOutput(), as: UTF8.self)
         XCTAssertTrue(answer.hasPrefix("HTTP/1.1 404 Not Found\r\n"), answer)
-        XCTAssertEqual(machine.drainEvents(), [.closed(WebSocketCloseInfo(
-            code: .abnormalClosure, reason: "", wasClean: false,
-            error: .invalidUpgradeRequest(status: 404, reason: "the server refused this request")))])
+        XCTAssertEqual(
+            machine.drainEvents(),
+            [
+                .closed(
+                    WebSocketCloseInfo(
+                        code: .abnormalClosure, reason: "", wasClean: false,
+                        error: .invalidUpgradeRequest(status: 404, reason: "the server refused this request")))
+            ])
         XCTAssertTrue(machine.wantsTransportClosed)
     }
 

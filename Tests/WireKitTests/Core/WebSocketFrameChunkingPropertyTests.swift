@@ -62,9 +62,10 @@ final class WebSocketFrameChunkingPropertyTests: XCTestCase {
             var expected: [WebSocketEvent] = []
             for _ in 0..<Int.random(in: 1...8, using: &rng) {
                 let isText = Bool.random(using: &rng)
-                let text = String((0..<Int.random(in: 0...3000, using: &rng)).map { _ in
-                    ["a", "é", "€", "𝄞", " "].randomElement(using: &rng) ?? "a"
-                })
+                let text = String(
+                    (0..<Int.random(in: 0...3000, using: &rng)).map { _ in
+                        ["a", "é", "€", "𝄞", " "].randomElement(using: &rng) ?? "a"
+                    })
                 let bytes = isText ? Array(text.utf8) : (0..<Int.random(in: 0...3000, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
                 let message: WebSocketEvent = isText ? .text(text) : .binary(Data(bytes))
                 let pieces = Int.random(in: 1...4, using: &rng)
@@ -72,9 +73,11 @@ final class WebSocketFrameChunkingPropertyTests: XCTestCase {
                 let bounds = [0] + cut + [bytes.count]
                 for p in 0..<pieces {
                     let opcode: WebSocketOpcode = p == 0 ? (isText ? .text : .binary) : .continuation
-                    stream += WebSocketFrameEncoder.encode(WebSocketFrame(fin: p == pieces - 1, opcode: opcode,
-                                                                          maskingKey: WebSocketMaskingKey(UInt32.random(in: 0...UInt32.max, using: &rng)),
-                                                                          payload: Array(bytes[bounds[p]..<bounds[p + 1]])))
+                    stream += WebSocketFrameEncoder.encode(
+                        WebSocketFrame(
+                            fin: p == pieces - 1, opcode: opcode,
+                            maskingKey: WebSocketMaskingKey(UInt32.random(in: 0...UInt32.max, using: &rng)),
+                            payload: Array(bytes[bounds[p]..<bounds[p + 1]])))
                     if p == pieces - 1 { expected.append(message) }
                     // Control frames may sit between fragments and are reported as they arrive.
                     if Bool.random(using: &rng) {

@@ -27,8 +27,10 @@ final class WebSocketFrameCodecTests: XCTestCase {
 
     func testFragmentedUnmaskedTextHel_lo() throws {
         let wire: [UInt8] = [0x01, 0x03, 0x48, 0x65, 0x6C, 0x80, 0x02, 0x6C, 0x6F]
-        let frames = [WebSocketFrame(fin: false, opcode: .text, payload: Array("Hel".utf8)),
-                      WebSocketFrame(fin: true, opcode: .continuation, payload: Array("lo".utf8))]
+        let frames = [
+            WebSocketFrame(fin: false, opcode: .text, payload: Array("Hel".utf8)),
+            WebSocketFrame(fin: true, opcode: .continuation, payload: Array("lo".utf8)),
+        ]
         var encoded: [UInt8] = []
         for frame in frames { WebSocketFrameEncoder.encode(frame, into: &encoded) }
         XCTAssertEqual(encoded, wire)
@@ -66,8 +68,10 @@ final class WebSocketFrameCodecTests: XCTestCase {
     }
 
     func testLengthBoundaries125And126And65535And65536() throws {
-        for (count, header) in [(125, [0x82, 0x7D]), (126, [0x82, 0x7E, 0x00, 0x7E]), (65535, [0x82, 0x7E, 0xFF, 0xFF]),
-                                (65536, [0x82, 0x7F, 0, 0, 0, 0, 0, 1, 0, 0])] as [(Int, [UInt8])] {
+        for (count, header) in [
+            (125, [0x82, 0x7D]), (126, [0x82, 0x7E, 0x00, 0x7E]), (65535, [0x82, 0x7E, 0xFF, 0xFF]),
+            (65536, [0x82, 0x7F, 0, 0, 0, 0, 0, 1, 0, 0]),
+        ] as [(Int, [UInt8])] {
             let wire = WebSocketFrameEncoder.encode(WebSocketFrame(opcode: .binary, payload: [UInt8](repeating: 7, count: count)))
             XCTAssertEqual(Array(wire.prefix(header.count)), header, "length \(count)")
             XCTAssertEqual(try decodeAll(wire).first?.payload.count, count)
@@ -76,7 +80,7 @@ final class WebSocketFrameCodecTests: XCTestCase {
 
     func testDecoderDoesNotNeedTheAnnouncedPayloadToReportTheHeader() throws {
         var decoder = WebSocketFrameDecoder(maxFrameSize: 1 << 30, maskRequirement: .either)
-        let header: [UInt8] = [0x82, 0x7F, 0, 0, 0, 0, 0x20, 0, 0, 0] // 512 MiB announced, nothing sent
+        let header: [UInt8] = [0x82, 0x7F, 0, 0, 0, 0, 0x20, 0, 0, 0]  // 512 MiB announced, nothing sent
         XCTAssertEqual(try decoder.decode(header), [])
         XCTAssertFalse(decoder.isAtFrameBoundary)
     }

@@ -3,8 +3,10 @@ import XCTest
 
 /// Every single-frame violation the decoder catches, with the close code it maps to.
 final class WebSocketFrameDecoderErrorTests: XCTestCase {
-    private func decodeError(_ bytes: [UInt8], _ requirement: WebSocketFrameDecoder.MaskRequirement = .either,
-                             maxFrameSize: Int = 1 << 20, file: StaticString = #filePath, line: UInt = #line) -> WebSocketError? {
+    private func decodeError(
+        _ bytes: [UInt8], _ requirement: WebSocketFrameDecoder.MaskRequirement = .either,
+        maxFrameSize: Int = 1 << 20, file: StaticString = #filePath, line: UInt = #line
+    ) -> WebSocketError? {
         // Whole, and byte by byte: the error must be the same.
         var errors: [WebSocketError] = []
         var decoder = WebSocketFrameDecoder(maxFrameSize: maxFrameSize, maskRequirement: requirement)

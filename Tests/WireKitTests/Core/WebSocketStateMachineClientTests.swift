@@ -13,7 +13,8 @@ final class WebSocketStateMachineClientTests: XCTestCase {
         XCTAssertTrue(request.hasPrefix("GET /chat?x=1 HTTP/1.1\r\n"))
         XCTAssertTrue(request.contains("Host: example.com:8080\r\n"))
         XCTAssertTrue(request.contains("Sec-WebSocket-Key: \(handshake.key)\r\n"))
-        let response = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: WebSocket\r\nConnection: keep-alive, upgrade\r\nSec-WebSocket-Protocol: chat\r\nSec-WebSocket-Accept: \(handshake.expectedAccept)\r\n\r\n"
+        let response =
+            "HTTP/1.1 101 Switching Protocols\r\nUpgrade: WebSocket\r\nConnection: keep-alive, upgrade\r\nSec-WebSocket-Protocol: chat\r\nSec-WebSocket-Accept: \(handshake.expectedAccept)\r\n\r\n"
         machine.receive(Array(response.utf8) + wireFrame(.text, "hi", masked: false), now: clock.now)
         let events = machine.drainEvents()
         XCTAssertEqual(events.count, 2)

@@ -8,10 +8,12 @@ final class WebSocketStateMachineErrorTests: XCTestCase {
     /// that the connection failed with `code`: a close frame with that code went out, `closed`
     /// reports it (not clean) and the transport should close.
     @discardableResult
-    private func assertFails(role: WebSocketRole, _ bytes: [UInt8], with code: WebSocketCloseCode,
-                             error expected: WebSocketError? = nil,
-                             configuration: WebSocketConfiguration = WebSocketConfiguration(),
-                             file: StaticString = #filePath, line: UInt = #line) throws -> [WebSocketEvent] {
+    private func assertFails(
+        role: WebSocketRole, _ bytes: [UInt8], with code: WebSocketCloseCode,
+        error expected: WebSocketError? = nil,
+        configuration: WebSocketConfiguration = WebSocketConfiguration(),
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> [WebSocketEvent] {
         var machine = role == .server ? openServer(configuration: configuration) : try openClient(configuration: configuration)
         _ = machine.drainEvents()
         _ = machine.takeOutput()
@@ -58,14 +60,17 @@ final class WebSocketStateMachineErrorTests: XCTestCase {
     }
 
     func testContinuationWithoutStartFailsWith1002() throws {
-        try assertFails(role: .server, wireFrame(.continuation, "x", masked: true), with: .protocolError,
-                        error: .protocolViolation(.continuationWithoutMessage))
+        try assertFails(
+            role: .server, wireFrame(.continuation, "x", masked: true), with: .protocolError,
+            error: .protocolViolation(.continuationWithoutMessage))
     }
 
     func testNewDataFrameInsideFragmentedMessageFailsWith1002() throws {
-        try assertFails(role: .client, wireFrame(.text, "a", fin: false, masked: false) + wireFrame(.binary, [1], masked: false), with: .protocolError,
-                        error: .protocolViolation(.interleavedDataFrame(opcode: .binary, unfinished: .text)))
-        try assertFails(role: .client, wireFrame(.binary, [1], fin: false, masked: false) + wireFrame(.text, "a", fin: false, masked: false), with: .protocolError)
+        try assertFails(
+            role: .client, wireFrame(.text, "a", fin: false, masked: false) + wireFrame(.binary, [1], masked: false), with: .protocolError,
+            error: .protocolViolation(.interleavedDataFrame(opcode: .binary, unfinished: .text)))
+        try assertFails(
+            role: .client, wireFrame(.binary, [1], fin: false, masked: false) + wireFrame(.text, "a", fin: false, masked: false), with: .protocolError)
     }
 
     func testInvalidUTF8InSingleFrameFailsWith1007() throws {
@@ -99,7 +104,8 @@ final class WebSocketStateMachineErrorTests: XCTestCase {
 
     func testMessageOverLimitAcrossFragmentsFailsWith1009() throws {
         let configuration = WebSocketConfiguration(maxFrameSize: 1000, maxMessageSize: 1500)
-        let bytes = wireFrame(.binary, [UInt8](repeating: 1, count: 1000), fin: false, masked: false)
+        let bytes =
+            wireFrame(.binary, [UInt8](repeating: 1, count: 1000), fin: false, masked: false)
             + wireFrame(.continuation, [UInt8](repeating: 1, count: 501), fin: true, masked: false)
         try assertFails(role: .client, bytes, with: .messageTooBig, configuration: configuration)
     }
@@ -110,8 +116,9 @@ final class WebSocketStateMachineErrorTests: XCTestCase {
 
     func testInvalidReceivedCloseCodesFailWith1002() throws {
         for code: UInt16 in [0, 999, 1004, 1005, 1006, 1015, 1016, 1100, 2000, 2999, 5000, 65535] {
-            try assertFails(role: .client, wireFrame(.close, closePayload(code), masked: false), with: .protocolError,
-                            error: .protocolViolation(.invalidCloseCode(code)))
+            try assertFails(
+                role: .client, wireFrame(.close, closePayload(code), masked: false), with: .protocolError,
+                error: .protocolViolation(.invalidCloseCode(code)))
         }
     }
 
@@ -126,8 +133,9 @@ final class WebSocketStateMachineErrorTests: XCTestCase {
     }
 
     func testOneByteClosePayloadFailsWith1002() throws {
-        try assertFails(role: .server, wireFrame(.close, [0x03], masked: true), with: .protocolError,
-                        error: .protocolViolation(.oneByteClosePayload))
+        try assertFails(
+            role: .server, wireFrame(.close, [0x03], masked: true), with: .protocolError,
+            error: .protocolViolation(.oneByteClosePayload))
     }
 
     func testNonUTF8CloseReasonFailsWith1007() throws {

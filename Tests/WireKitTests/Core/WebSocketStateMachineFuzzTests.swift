@@ -32,9 +32,11 @@ final class WebSocketStateMachineFuzzTests: XCTestCase {
             }
             let garbage = (0..<Int.random(in: 0...64, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
             let input = Bool.random(using: &rng) ? mutate(valid, &rng) : valid + garbage
-            var machine = role == .server ? openServer(configuration: WebSocketConfiguration(maxFrameSize: 200, maxMessageSize: 400))
-                                          : try openClient(configuration: WebSocketConfiguration(maxFrameSize: 200, maxMessageSize: 400))
-            var closed = countClosed(&machine) // drains opened
+            var machine =
+                role == .server
+                ? openServer(configuration: WebSocketConfiguration(maxFrameSize: 200, maxMessageSize: 400))
+                : try openClient(configuration: WebSocketConfiguration(maxFrameSize: 200, maxMessageSize: 400))
+            var closed = countClosed(&machine)  // drains opened
             var index = 0
             var clock = ManualClock()
             while index < input.count {
@@ -55,14 +57,21 @@ final class WebSocketStateMachineFuzzTests: XCTestCase {
     func testRandomBytesDuringTheHandshakeNeverCrash() throws {
         var rng = WebSocketFrameChunkingPropertyTests.SeededGenerator(state: 0xBEEF)
         let handshake = try ClientHandshake(url: try WebSocketURL("ws://h/"))
-        let response = Array("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(handshake.expectedAccept)\r\nContent-Length: 5\r\n\r\n".utf8)
-        let request = Array("GET / HTTP/1.1\r\nHost: h\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n".utf8)
+        let response = Array(
+            "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(handshake.expectedAccept)\r\nContent-Length: 5\r\n\r\n"
+                .utf8)
+        let request = Array(
+            "GET / HTTP/1.1\r\nHost: h\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+                .utf8)
         for iteration in 0..<400 {
             let isClient = iteration % 2 == 0
-            var machine = isClient ? WebSocketStateMachine(client: handshake, configuration: WebSocketConfiguration(maxHandshakeHeadSize: 256))
-                                   : WebSocketStateMachine(server: WebSocketConfiguration(maxHandshakeHeadSize: 256))
+            var machine =
+                isClient
+                ? WebSocketStateMachine(client: handshake, configuration: WebSocketConfiguration(maxHandshakeHeadSize: 256))
+                : WebSocketStateMachine(server: WebSocketConfiguration(maxHandshakeHeadSize: 256))
             machine.start(now: ManualClock().now)
-            let input = mutate(isClient ? response : request, &rng) + (0..<Int.random(in: 0...300, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            let input =
+                mutate(isClient ? response : request, &rng) + (0..<Int.random(in: 0...300, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
             var index = 0
             var closed = 0
             while index < input.count {

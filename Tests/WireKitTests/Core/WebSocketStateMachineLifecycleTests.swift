@@ -26,7 +26,8 @@ final class WebSocketStateMachineLifecycleTests: XCTestCase {
         let handshake = try ClientHandshake(url: try WebSocketURL("ws://h/"))
         var machine = WebSocketStateMachine(client: handshake)
         machine.start(now: ManualClock().now)
-        let response = Array("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(handshake.expectedAccept)\r\n\r\n".utf8)
+        let response = Array(
+            "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(handshake.expectedAccept)\r\n\r\n".utf8)
         for byte in response + wireFrame(.text, "x", masked: false) { machine.receive([byte], now: ManualClock().now) }
         let events = machine.drainEvents()
         XCTAssertEqual(events.count, 2)
@@ -90,15 +91,19 @@ final class WebSocketStateMachineLifecycleTests: XCTestCase {
     func testInvalidAcceptFailsTheHandshake() throws {
         var machine = WebSocketStateMachine(client: try ClientHandshake(url: try WebSocketURL("ws://h/")))
         machine.start(now: ManualClock().now)
-        machine.receive(Array("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n".utf8), now: ManualClock().now)
+        machine.receive(
+            Array(
+                "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n"
+                    .utf8), now: ManualClock().now)
         guard case .invalidHandshakeResponse? = closedInfo(machine.drainEvents())?.error else { return XCTFail() }
         XCTAssertTrue(machine.wantsTransportClosed)
     }
 
     func testHandshakeTimeout() throws {
         var clock = ManualClock()
-        var machine = WebSocketStateMachine(client: try ClientHandshake(url: try WebSocketURL("ws://h/")),
-                                            configuration: WebSocketConfiguration(handshakeTimeout: .seconds(3)))
+        var machine = WebSocketStateMachine(
+            client: try ClientHandshake(url: try WebSocketURL("ws://h/")),
+            configuration: WebSocketConfiguration(handshakeTimeout: .seconds(3)))
         machine.start(now: clock.now)
         XCTAssertEqual(machine.nextDeadline, clock.now + .seconds(3))
         clock.advance(.milliseconds(2999))
@@ -121,8 +126,12 @@ final class WebSocketStateMachineLifecycleTests: XCTestCase {
         let text = "{\"event\":\"é\",\"cid\":1}"
         try server.sendText(trustedUTF8: Array(text.utf8))
         try server.sendText(text)
-        XCTAssertEqual(server.drainFrames(), [WebSocketFrame(opcode: .text, payload: Array(text.utf8)),
-                                              WebSocketFrame(opcode: .text, payload: Array(text.utf8))])
+        XCTAssertEqual(
+            server.drainFrames(),
+            [
+                WebSocketFrame(opcode: .text, payload: Array(text.utf8)),
+                WebSocketFrame(opcode: .text, payload: Array(text.utf8)),
+            ])
         var notOpen = WebSocketStateMachine(client: try ClientHandshake(url: try WebSocketURL("ws://h/")))
         XCTAssertThrowsError(try notOpen.sendText(trustedUTF8: [0x78])) { XCTAssertEqual($0 as? WebSocketError, .notOpen) }
     }
@@ -142,7 +151,10 @@ final class WebSocketStateMachineLifecycleTests: XCTestCase {
 
     func testServerAnswers426ForWrongVersionAnd400ForBadKey() {
         for (request, status) in [
-            ("GET / HTTP/1.1\r\nHost: h\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 8\r\n\r\n", 426),
+            (
+                "GET / HTTP/1.1\r\nHost: h\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 8\r\n\r\n",
+                426
+            ),
             ("GET / HTTP/1.1\r\nHost: h\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: nope\r\nSec-WebSocket-Version: 13\r\n\r\n", 400),
             ("POST / HTTP/1.1\r\nHost: h\r\n\r\n", 400),
             ("garbage\r\n\r\n", 400),
@@ -198,7 +210,8 @@ final class WebSocketStateMachineLifecycleTests: XCTestCase {
         var machine = try openClient()
         _ = machine.drainEvents()
         let euro = Array("€".utf8)
-        let bytes = wireFrame(.text, [0x61, euro[0]], fin: false, masked: false) + wireFrame(.ping, [7], masked: false)
+        let bytes =
+            wireFrame(.text, [0x61, euro[0]], fin: false, masked: false) + wireFrame(.ping, [7], masked: false)
             + wireFrame(.continuation, [euro[1]], fin: false, masked: false) + wireFrame(.continuation, [euro[2], 0x62], masked: false)
         for chunk in stride(from: 0, to: bytes.count, by: 3) {
             machine.receive(Array(bytes[chunk..<min(bytes.count, chunk + 3)]), now: ManualClock().now)
@@ -298,7 +311,8 @@ final class WebSocketStateMachineLifecycleTests: XCTestCase {
         var machine = openServer()
         _ = machine.takeOutput()
         _ = machine.drainEvents()
-        machine.receive(wireFrame(.close, closePayload(4000, Array("app".utf8)), masked: true) + wireFrame(.text, "ignored", masked: true), now: ManualClock().now)
+        machine.receive(
+            wireFrame(.close, closePayload(4000, Array("app".utf8)), masked: true) + wireFrame(.text, "ignored", masked: true), now: ManualClock().now)
         XCTAssertEqual(machine.drainEvents(), [.closed(WebSocketCloseInfo(code: WebSocketCloseCode(4000), reason: "app", wasClean: true, error: nil))])
         XCTAssertEqual(machine.drainFrames(), [WebSocketFrame(opcode: .close, payload: closePayload(4000))])
         XCTAssertTrue(machine.wantsTransportClosed)

@@ -182,7 +182,9 @@ final class TCPTransportTests: XCTestCase {
         defer { listener.close() }
         let accepted = DispatchSemaphore(value: 0)
         let box = TransportBox()
-        listener.start { transport in box.set(transport); accepted.signal() }
+        listener.start { transport in
+            box.set(transport); accepted.signal()
+        }
         let log = connect(TCPTransport(host: "127.0.0.1", port: listener.port))
         XCTAssertEqual(accepted.wait(timeout: .now() + 10), .success)
         wait(for: [log.expectation("connected") { $0.eventsUnlocked.contains("connected") }], timeout: 10)
@@ -198,7 +200,7 @@ final class TCPTransportTests: XCTestCase {
     func testWritingToAClosedPeerFailsWithoutSIGPIPE() throws {
         let listener = try TCPListener(host: "127.0.0.1", port: 0)
         defer { listener.close() }
-        listener.start { transport in transport.close() }   // accept and close at once
+        listener.start { transport in transport.close() }  // accept and close at once
         let client = TCPTransport(host: "127.0.0.1", port: listener.port)
         let log = connect(client)
         wait(for: [log.expectation("input closed") { $0.eventsUnlocked.contains("inputClosed") }], timeout: 10)
@@ -253,7 +255,7 @@ final class TCPTransportTests: XCTestCase {
 /// Holds the server side of a test connection; thread-safe.
 final class TransportBox: @unchecked Sendable {
     private let lock = NSLock()
-    private var _transport: TCPTransport?   // guarded by `lock`
+    private var _transport: TCPTransport?  // guarded by `lock`
     func set(_ transport: TCPTransport) { lock.withLock { _transport = transport } }
     var transport: TCPTransport? { lock.withLock { _transport } }
     var fileDescriptor: Int32? { transport.flatMap { Mirror(reflecting: $0).descendant("fd") as? Int32 } }

@@ -72,8 +72,12 @@ final class WebSocketClientServerTests: XCTestCase {
             log.mutate { $0.append("open") }
             opened.fulfill()
         }
-        client.onText = { text in log.mutate { $0.append("text:\(text)") }; gotBoth.fulfill() }
-        client.onBinary = { data in log.mutate { $0.append("binary:\(data.count)") }; gotBoth.fulfill() }
+        client.onText = { text in
+            log.mutate { $0.append("text:\(text)") }; gotBoth.fulfill()
+        }
+        client.onBinary = { data in
+            log.mutate { $0.append("binary:\(data.count)") }; gotBoth.fulfill()
+        }
         client.onClose = { info in
             XCTAssertEqual(DispatchQueue.getSpecific(key: key), 42)
             log.mutate { $0.append("close:\(info.code.rawValue):\(info.wasClean)") }
@@ -203,10 +207,18 @@ final class WebSocketClientServerTests: XCTestCase {
         defer { server.stop {} }
         let notWebSocket = try rawExchange(port: server.port, request: "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
         XCTAssertTrue(notWebSocket.hasPrefix("HTTP/1.1 400"), notWebSocket)
-        let oldVersion = try rawExchange(port: server.port, request: "GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 8\r\n\r\n")
+        let oldVersion = try rawExchange(
+            port: server.port,
+            request:
+                "GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 8\r\n\r\n"
+        )
         XCTAssertTrue(oldVersion.hasPrefix("HTTP/1.1 426"), oldVersion)
         XCTAssertTrue(oldVersion.contains("Sec-WebSocket-Version: 13"), oldVersion)
-        let good = try rawExchange(port: server.port, request: "GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n", untilClosed: false)
+        let good = try rawExchange(
+            port: server.port,
+            request:
+                "GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+            untilClosed: false)
         XCTAssertTrue(good.hasPrefix("HTTP/1.1 101"), good)
         XCTAssertTrue(good.contains("Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo="), good)
     }
@@ -215,7 +227,11 @@ final class WebSocketClientServerTests: XCTestCase {
         let server = try makeEchoServer()
         defer { server.stop {} }
         // A valid upgrade followed by an unmasked text frame "hi".
-        let reply = try rawExchangeBytes(port: server.port, request: "GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n", extra: [0x81, 0x02, 0x68, 0x69])
+        let reply = try rawExchangeBytes(
+            port: server.port,
+            request:
+                "GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+            extra: [0x81, 0x02, 0x68, 0x69])
         let headEnd = try XCTUnwrap((0..<max(0, reply.count - 3)).first { reply[$0..<$0 + 4] == [13, 10, 13, 10] })
         XCTAssertTrue(String(decoding: reply[..<headEnd], as: UTF8.self).hasPrefix("HTTP/1.1 101"))
         let frame = Array(reply[(headEnd + 4)...])
@@ -394,7 +410,11 @@ final class WebSocketClientServerTests: XCTestCase {
             handled.mutate { $0.append(connection.handshakeInfo?.resourceName ?? "?") }
             connection.onText = { [weak connection] text in try? connection?.write(text: text) }
         }
-        let refused = try rawExchange(port: server.port, request: "GET /elsewhere HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        let refused = try rawExchange(
+            port: server.port,
+            request:
+                "GET /elsewhere HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        )
         XCTAssertTrue(refused.hasPrefix("HTTP/1.1 400"), refused)
         XCTAssertFalse(refused.contains("101"), refused)
 
@@ -453,7 +473,7 @@ final class WebSocketClientServerTests: XCTestCase {
 /// A value behind a lock, for results gathered from callbacks.
 final class LockedBox<Value>: @unchecked Sendable {
     private let lock = NSLock()
-    private var _value: Value   // guarded by `lock`
+    private var _value: Value  // guarded by `lock`
     init(_ value: Value) { _value = value }
     var value: Value {
         get { lock.withLock { _value } }

@@ -17,8 +17,9 @@ final class WebSocketServerTLSTests: XCTestCase {
 
     func testServerWithTLSOptionEchoesToAWSSClientAndClosesCleanly() async throws {
         let server = try startTLSEchoServer()
-        let client = try WebSocket(url: "wss://localhost:\(server.port)/secure",
-                                   options: WebSocketOptions(transportFactory: .tls(TLSTestCertificates.trustingTestCA)))
+        let client = try WebSocket(
+            url: "wss://localhost:\(server.port)/secure",
+            options: WebSocketOptions(transportFactory: .tls(TLSTestCertificates.trustingTestCA)))
         try await client.connect()
         var iterator = client.messages.makeAsyncIterator()
         let payload = Data(testBytes(count: 70_000))
@@ -36,8 +37,9 @@ final class WebSocketServerTLSTests: XCTestCase {
 
     func testExpiredServerCertificateIsATypedTLSError() async throws {
         let server = try startTLSEchoServer(identity: "expired")
-        let client = try WebSocket(url: "wss://localhost:\(server.port)/",
-                                   options: WebSocketOptions(transportFactory: .tls(TLSTestCertificates.trustingTestCA)))
+        let client = try WebSocket(
+            url: "wss://localhost:\(server.port)/",
+            options: WebSocketOptions(transportFactory: .tls(TLSTestCertificates.trustingTestCA)))
         do {
             try await client.connect()
             XCTFail("an expired certificate must be refused")

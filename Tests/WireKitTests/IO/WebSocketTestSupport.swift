@@ -89,9 +89,11 @@ final class StalledWebSocketPeer: @unchecked Sendable {
                 head.append(byte[0])
             }
             let text = String(decoding: head, as: UTF8.self)
-            let key = text.split(separator: "\r\n").first { $0.lowercased().hasPrefix("sec-websocket-key:") }
+            let key =
+                text.split(separator: "\r\n").first { $0.lowercased().hasPrefix("sec-websocket-key:") }
                 .map { String($0.dropFirst("sec-websocket-key:".count)).trimmingCharacters(in: .whitespaces) } ?? ""
-            let response = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(ClientHandshake.acceptValue(forKey: key))\r\n\r\n"
+            let response =
+                "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(ClientHandshake.acceptValue(forKey: key))\r\n\r\n"
             _ = Array(response.utf8).withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             drain.wait()
             var buffer = [UInt8](repeating: 0, count: 1 << 16)

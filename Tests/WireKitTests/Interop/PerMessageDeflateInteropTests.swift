@@ -13,8 +13,10 @@ final class PerMessageDeflateInteropTests: XCTestCase {
         (["server_no_context_takeover=1"], PerMessageDeflateParameters(serverNoContextTakeover: true)),
         (["server_max_window_bits=10"], PerMessageDeflateParameters(serverMaxWindowBits: 10)),
         (["client_max_window_bits=11"], PerMessageDeflateParameters(clientMaxWindowBits: 11)),
-        (["server_no_context_takeover=1", "client_no_context_takeover=1", "server_max_window_bits=9", "client_max_window_bits=9"],
-         PerMessageDeflateParameters(serverNoContextTakeover: true, clientNoContextTakeover: true, serverMaxWindowBits: 9, clientMaxWindowBits: 9)),
+        (
+            ["server_no_context_takeover=1", "client_no_context_takeover=1", "server_max_window_bits=9", "client_max_window_bits=9"],
+            PerMessageDeflateParameters(serverNoContextTakeover: true, clientNoContextTakeover: true, serverMaxWindowBits: 9, clientMaxWindowBits: 9)
+        ),
     ]
 
     private func json(_ size: Int) -> String {

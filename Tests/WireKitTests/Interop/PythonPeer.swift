@@ -11,8 +11,8 @@ final class PythonPeer: @unchecked Sendable {
     private let stdinPipe = Pipe()
     private let stdoutPipe = Pipe()
     private let lock = NSLock()
-    private var buffer = ""          // guarded by `lock`
-    private var lines: [String] = [] // guarded by `lock`
+    private var buffer = ""  // guarded by `lock`
+    private var lines: [String] = []  // guarded by `lock`
 
     /// Finds the interpreter or throws `XCTSkip` (or a failure when peers are required).
     static func python() throws -> String {

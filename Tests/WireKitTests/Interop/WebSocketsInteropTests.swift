@@ -93,8 +93,9 @@ final class WebSocketsInteropTests: XCTestCase {
             XCTAssertTrue(output.contains("OK binary \(size)"), "binary \(size): \(output)")
         }
         XCTAssertTrue(output.contains("OK ping"), "\(output)")
-        XCTAssertTrue(output.contains("CLOSED rcvd=4001:client bye sent=4001:client bye")
-                        || output.contains("CLOSED rcvd=4001: sent=4001:client bye"), "\(output)")
+        XCTAssertTrue(
+            output.contains("CLOSED rcvd=4001:client bye sent=4001:client bye")
+                || output.contains("CLOSED rcvd=4001: sent=4001:client bye"), "\(output)")
         for _ in 0..<200 where closes.value.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
         XCTAssertEqual(closes.value.first?.code.rawValue, 4001)
         XCTAssertEqual(closes.value.first?.reason, "client bye")

@@ -8,8 +8,9 @@ import XCTest
 final class ConnectionLogMappingTests: XCTestCase {
     private func record(for error: WebSocketError?, code: WebSocketCloseCode = .abnormalClosure) throws -> LogRecord {
         let capture = LogCapture()
-        let log = ConnectionLog(sink: capture.sink(), client: try WebSocketURL("ws://example.com:8080/"),
-                                proxy: HTTPProxy(host: "proxy.example", port: 3128))
+        let log = ConnectionLog(
+            sink: capture.sink(), client: try WebSocketURL("ws://example.com:8080/"),
+            proxy: HTTPProxy(host: "proxy.example", port: 3128))
         log.closed(WebSocketCloseInfo(code: code, reason: "why", wasClean: error == nil, error: error))
         XCTAssertEqual(capture.records.count, 1, capture.transcript)
         let record = try XCTUnwrap(capture.records.first)
@@ -24,18 +25,24 @@ final class ConnectionLogMappingTests: XCTestCase {
             (nil, .normalClosure, .webSocket, .debug, "closed"),
             (.transport(.connectionRefused(host: "example.com", port: 8080)), .abnormalClosure, .transport, .warning, "connection refused"),
             (.transport(.hostNotFound(host: "example.com", detail: "NXDOMAIN")), .abnormalClosure, .transport, .warning, "host not found"),
-            (.transport(.connectTimedOut(host: "example.com", port: 8080, seconds: 5)), .abnormalClosure, .transport, .warning,
-             "connect timed out"),
+            (
+                .transport(.connectTimedOut(host: "example.com", port: 8080, seconds: 5)), .abnormalClosure, .transport, .warning,
+                "connect timed out"
+            ),
             (.transport(.unreachable(host: "example.com", port: 8080)), .abnormalClosure, .transport, .warning, "network unreachable"),
             (.transport(.connectionReset), .abnormalClosure, .transport, .warning, "connection reset"),
             (.transport(.system(operation: "connect", errno: 22)), .abnormalClosure, .transport, .warning, "connection failed"),
             (.transport(.proxy(.refused(status: 403, reason: "Forbidden"))), .abnormalClosure, .transport, .warning, "proxy failed"),
             (.transport(.tls(.certificateExpired)), .abnormalClosure, .tls, .error, "TLS failed"),
             (.tls(.hostnameMismatch(expected: "example.com")), .tlsHandshakeFailure, .tls, .error, "TLS failed"),
-            (.handshakeRejected(status: 403, headers: HTTPHeaders(), body: []), .abnormalClosure, .webSocket, .warning,
-             "handshake rejected"),
-            (.redirected(status: 301, location: "wss://example.com/", headers: HTTPHeaders()), .abnormalClosure, .webSocket, .warning,
-             "handshake redirected (not followed)"),
+            (
+                .handshakeRejected(status: 403, headers: HTTPHeaders(), body: []), .abnormalClosure, .webSocket, .warning,
+                "handshake rejected"
+            ),
+            (
+                .redirected(status: 301, location: "wss://example.com/", headers: HTTPHeaders()), .abnormalClosure, .webSocket, .warning,
+                "handshake redirected (not followed)"
+            ),
             (.invalidHandshakeResponse("bad accept"), .abnormalClosure, .webSocket, .error, "invalid handshake response"),
             (.invalidUpgradeRequest(status: 400, reason: "no key"), .abnormalClosure, .webSocket, .notice, "upgrade request refused"),
             (.protocolViolation(.continuationWithoutMessage), .protocolError, .webSocket, .error, "protocol violation by the peer"),
@@ -58,14 +65,19 @@ final class ConnectionLogMappingTests: XCTestCase {
 
     func testTheProxyIsNamedWhenConnecting() throws {
         let capture = LogCapture()
-        let log = ConnectionLog(sink: capture.sink(), client: try WebSocketURL("ws://example.com/"),
-                                proxy: HTTPProxy(host: "proxy.example", port: 3128))
+        let log = ConnectionLog(
+            sink: capture.sink(), client: try WebSocketURL("ws://example.com/"),
+            proxy: HTTPProxy(host: "proxy.example", port: 3128))
         log.connecting()
         XCTAssertEqual(capture.records.first?.metadata["proxy"], "proxy.example:3128")
     }
 
     func testOffTakesNoNumberAndNeverAsksForThePeer() throws {
-        let off = ConnectionLog(sink: .off, serverPeer: { () -> String? in XCTFail("the peer was looked up"); return nil }())
+        let off = ConnectionLog(
+            sink: .off,
+            serverPeer: { () -> String? in
+                XCTFail("the peer was looked up"); return nil
+            }())
         XCTAssertEqual(off.connection, 0)
         off.closed(WebSocketCloseInfo(code: .protocolError, reason: "", wasClean: false, error: .protocolViolation(.continuationWithoutMessage)))
     }

@@ -6,7 +6,8 @@ import XCTest
 /// What WireKit's connections log, over real loopback sockets: each test captures the records of
 /// one side and checks the line that matters with its metadata.
 final class ConnectionLogTests: XCTestCase {
-    private static let upgrade = "GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    private static let upgrade =
+        "GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
 
     private func closedPort() async throws -> Int {
@@ -42,8 +43,10 @@ final class ConnectionLogTests: XCTestCase {
 
     func testASuccessfulExchangeLogsConnectedOpenAndACleanClose() async throws {
         let serverCapture = LogCapture()
-        let server = try WebSocketServer.start(host: "127.0.0.1", port: 0,
-                                               options: WebSocketServerOptions(logSink: serverCapture.sink())) { _ in }
+        let server = try WebSocketServer.start(
+            host: "127.0.0.1", port: 0,
+            options: WebSocketServerOptions(logSink: serverCapture.sink())
+        ) { _ in }
         let capture = LogCapture()
         let client = try WebSocket(url: "ws://127.0.0.1:\(server.port)/", options: WebSocketOptions(logSink: capture.sink()))
         try await client.connect()
@@ -88,8 +91,10 @@ final class ConnectionLogTests: XCTestCase {
 
     func testAProtocolViolationIsLoggedWithTheCloseCodeSent() async throws {
         let capture = LogCapture()
-        let server = try WebSocketServer.start(host: "127.0.0.1", port: 0,
-                                               options: WebSocketServerOptions(logSink: capture.sink())) { _ in }
+        let server = try WebSocketServer.start(
+            host: "127.0.0.1", port: 0,
+            options: WebSocketServerOptions(logSink: capture.sink())
+        ) { _ in }
         // A valid upgrade followed by an unmasked text frame "hi": the server fails the connection.
         let reply = try rawExchangeBytes(port: server.port, request: Self.upgrade, extra: [0x81, 0x02, 0x68, 0x69])
         let headEnd = try XCTUnwrap((0..<max(0, reply.count - 3)).first { reply[$0..<$0 + 4] == [13, 10, 13, 10] })
@@ -183,8 +188,10 @@ final class ConnectionLogTests: XCTestCase {
 
     func testASinkAboveTheLevelsOfACleanExchangeReceivesNothing() async throws {
         let capture = LogCapture()
-        let server = try WebSocketServer.start(host: "127.0.0.1", port: 0,
-                                               options: WebSocketServerOptions(logSink: capture.sink(minimumLevel: .notice))) { socket in
+        let server = try WebSocketServer.start(
+            host: "127.0.0.1", port: 0,
+            options: WebSocketServerOptions(logSink: capture.sink(minimumLevel: .notice))
+        ) { socket in
             socket.onText = { [weak socket] text in try? socket?.write(text: text) }
         }
         let client = try WebSocket(url: "ws://127.0.0.1:\(server.port)/", options: WebSocketOptions(logSink: capture.sink(minimumLevel: .notice)))

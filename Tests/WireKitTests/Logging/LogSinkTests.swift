@@ -15,7 +15,11 @@ final class LogSinkTests: XCTestCase {
         private let lock = NSLock()
         private var count = 0
         var value: Int { lock.withLock { count } }
-        func next() -> String { lock.withLock { count += 1; return "message \(count)" } }
+        func next() -> String {
+            lock.withLock {
+                count += 1; return "message \(count)"
+            }
+        }
     }
 
     func testOffBuildsNeitherMessageNorMetadata() {
@@ -49,8 +53,9 @@ final class LogSinkTests: XCTestCase {
     }
 
     func testDescriptionIsLevelSubsystemMessageAndSortedMetadata() {
-        let record = LogRecord(level: .notice, subsystem: .broker, message: "slow consumer closed",
-                               metadata: ["socket": "abc", "code": "4100"])
+        let record = LogRecord(
+            level: .notice, subsystem: .broker, message: "slow consumer closed",
+            metadata: ["socket": "abc", "code": "4100"])
         XCTAssertEqual(record.description, "notice broker: slow consumer closed code=4100 socket=abc")
     }
 }

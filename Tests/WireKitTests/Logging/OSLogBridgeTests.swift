@@ -1,3 +1,6 @@
+// swift-format-ignore-file
+// (its lines are the docs' snippets, verbatim: DocSnippetsTests checks them)
+
 #if canImport(os)
 import os
 import WireKit

@@ -1,3 +1,6 @@
+// swift-format-ignore-file
+// (its lines are the docs' snippets, verbatim: DocSnippetsTests checks them)
+
 import WireKit
 import XCTest
 

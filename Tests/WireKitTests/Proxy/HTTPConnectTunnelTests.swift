@@ -10,12 +10,14 @@ final class HTTPConnectTunnelTests: XCTestCase {
 
     func testRequestNamesTheOriginAndSendsBasicCredentials() throws {
         let plain = HTTPConnectTunnel(host: "example.com", port: 443, proxy: HTTPProxy(host: "proxy", port: 3128))
-        XCTAssertEqual(String(decoding: plain.request, as: UTF8.self),
-                       "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n")
+        XCTAssertEqual(
+            String(decoding: plain.request, as: UTF8.self),
+            "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n")
         let authenticated = HTTPConnectTunnel(host: "::1", port: 8080, proxy: try HTTPProxy(url: "http://al%40ice:s3cr:et@proxy:3128"))
-        XCTAssertEqual(String(decoding: authenticated.request, as: UTF8.self),
-                       "CONNECT [::1]:8080 HTTP/1.1\r\nHost: [::1]:8080\r\n"
-                       + "Proxy-Authorization: Basic \(Data("al@ice:s3cr:et".utf8).base64EncodedString())\r\n\r\n")
+        XCTAssertEqual(
+            String(decoding: authenticated.request, as: UTF8.self),
+            "CONNECT [::1]:8080 HTTP/1.1\r\nHost: [::1]:8080\r\n"
+                + "Proxy-Authorization: Basic \(Data("al@ice:s3cr:et".utf8).base64EncodedString())\r\n\r\n")
     }
 
     func testTwoHundredOpensTheTunnelAndLeavesTheOriginsBytes() throws {

@@ -15,8 +15,9 @@ final class HTTPProxyTests: XCTestCase {
     }
 
     private func options(proxy: String) throws -> WebSocketOptions {
-        WebSocketOptions(connectTimeout: .seconds(5), transportFactory: .tls(TLSTestCertificates.trustingTestCA),
-                         proxy: try HTTPProxy(url: proxy))
+        WebSocketOptions(
+            connectTimeout: .seconds(5), transportFactory: .tls(TLSTestCertificates.trustingTestCA),
+            proxy: try HTTPProxy(url: proxy))
     }
 
     /// Connects through the proxy, echoes one message and closes cleanly.

@@ -24,8 +24,10 @@ final class TLSPublicKeyPinTests: XCTestCase {
     }
 
     func testMalformedPinsAreRejected() {
-        for text in ["r6OVJqJfpX2ZeSL2RZzkOeY078BAAWmPScYVIbCNmDE=", "sha1/r6OVJqJfpX2ZeSL2RZzkOeY078BAAWmPScYVIbCNmDE=",
-                     "sha256/not base64!", "sha256/AAAA"] {
+        for text in [
+            "r6OVJqJfpX2ZeSL2RZzkOeY078BAAWmPScYVIbCNmDE=", "sha1/r6OVJqJfpX2ZeSL2RZzkOeY078BAAWmPScYVIbCNmDE=",
+            "sha256/not base64!", "sha256/AAAA",
+        ] {
             XCTAssertThrowsError(try TLSPublicKeyPin(text), text) { error in
                 guard case .invalidConfiguration? = error as? TLSError else {
                     return XCTFail("expected invalidConfiguration for \(text), got \(error)")

@@ -13,9 +13,10 @@ final class TLSPythonServerTests: XCTestCase {
 
     override func setUpWithError() throws {
         let certificates = TLSTestCertificates.directory.path
-        let identities = ["server", "expired", "wrong-host", "untrusted"].map {
-            "\($0):\(certificates)/\($0).pem:\(certificates)/\($0)-key.pem"
-        } + ["tls12:\(certificates)/server.pem:\(certificates)/server-key.pem:tls12"]
+        let identities =
+            ["server", "expired", "wrong-host", "untrusted"].map {
+                "\($0):\(certificates)/\($0).pem:\(certificates)/\($0)-key.pem"
+            } + ["tls12:\(certificates)/server.pem:\(certificates)/server-key.pem:tls12"]
         let peer = try TLSPythonPeer(script: "wss_echo_server.py", arguments: identities)
         server = peer
         ports = try peer.nextJSON().compactMapValues { $0 as? Int }
@@ -34,7 +35,8 @@ final class TLSPythonServerTests: XCTestCase {
         let transport = TLSTransport(host: host, port: port, configuration: configuration)
         let done = XCTestExpectation(description: "closed")
         let result = ResultBox()
-        let request = "GET / HTTP/1.1\r\nHost: \(host):\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        let request =
+            "GET / HTTP/1.1\r\nHost: \(host):\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
         transport.start(queue: queue) { event in
             switch event {
