@@ -70,6 +70,28 @@ final class AckRegistryTests: XCTestCase {
         XCTAssertEqual(registry.nextCid, 1_333_335)
     }
 
+    /// A long call at the top of the heap keeps answered calls behind it from being popped: the
+    /// registry compacts the heap instead (`DeadlineHeap.rebuild`), and what is left still expires
+    /// in deadline order.
+    func testAnsweredCallsBehindALongCallAreCompacted() {
+        var registry = AckRegistry()
+        let long = call(&registry, deadline: 1_000)
+        var waiting: [PendingCall] = []
+        var maxHeap = 0
+        for index in 0..<100_000 {
+            let answered = call(&registry, deadline: 5_000 + Int64(index % 1_000))
+            if index % 10_000 == 0 { waiting.append(call(&registry, deadline: 90_000 - Int64(index / 10_000))) }
+            XCTAssertNotNil(registry.resolve(rid: answered.cid))
+            maxHeap = max(maxHeap, registry.deadlineEntryCount)
+        }
+        XCTAssertEqual(registry.count, 1 + waiting.count)
+        XCTAssertLessThanOrEqual(maxHeap, 2 * (1 + waiting.count) + 65, "stale deadlines behind a live top must be compacted")
+        XCTAssertEqual(registry.nextDeadline, MonotonicInstant(milliseconds: 1_000))
+        XCTAssertEqual(registry.expire(now: MonotonicInstant(milliseconds: 1_000)), [long])
+        XCTAssertEqual(registry.expire(now: MonotonicInstant(milliseconds: 100_000)), waiting.reversed())
+        XCTAssertEqual(registry.deadlineEntryCount, 0)
+    }
+
     func testAMillionTimedOutCallsLeaveNoEntriesBehind() {
         var registry = AckRegistry()
         for index in 0..<1_000_000 {
