@@ -121,6 +121,44 @@ final class HTTPProxyTests: XCTestCase {
         peer.stop()
     }
 
+    /// Events of an `HTTPProxyTransport` to origin.example:80 through the proxy at `port`, until
+    /// `.closed`; `.inputClosed` and, when `closeAfter` is given, that many seconds after the
+    /// start, close the transport.
+    private func tunnelEvents(proxyPort port: Int, closeAfter seconds: Double? = nil) -> [String] {
+        let transport = HTTPProxyTransport(host: "origin.example", port: 80, proxy: HTTPProxy(host: "127.0.0.1", port: port))
+        let queue = DispatchQueue(label: "HTTPProxyTests.tunnel")
+        let events = LockedBox<[String]>([])
+        let closed = expectation(description: "closed")
+        transport.start(queue: queue) { event in
+            switch event {
+            case .connected: events.mutate { $0.append("connected") }
+            case .received(let bytes): events.mutate { $0.append("received " + String(decoding: bytes, as: UTF8.self)) }
+            case .writable: break
+            case .inputClosed:
+                events.mutate { $0.append("inputClosed") }
+                transport.close()
+            case .closed(let error):
+                events.mutate { $0.append("closed \(error.map { "\($0)" } ?? "nil")") }
+                closed.fulfill()
+            }
+        }
+        if let seconds { queue.asyncAfter(deadline: .now() + seconds) { transport.close() } }
+        wait(for: [closed], timeout: 10)
+        return events.value
+    }
+
+    func testTheOriginsBytesInTheSameReadAsTheAnswerAreDeliveredAfterConnected() throws {
+        let peer = try HangingUpPeer(answer: Array("HTTP/1.1 200 Connection established\r\n\r\nHELLO".utf8))
+        XCTAssertEqual(tunnelEvents(proxyPort: peer.port), ["connected", "received HELLO", "inputClosed", "closed nil"])
+        peer.stop()
+    }
+
+    func testClosingWhileTheProxyHasNotAnsweredIsAQuietClose() throws {
+        let peer = try HangingUpPeer(holdOpen: true)
+        XCTAssertEqual(tunnelEvents(proxyPort: peer.port, closeAfter: 0.2), ["closed nil"])
+        peer.stop()
+    }
+
     func testCustomFactoryWithoutTunnelSupportIsRefusedAtConnect() async throws {
         var options = WebSocketOptions(proxy: HTTPProxy(host: "127.0.0.1", port: 1))
         options.transportFactory = WebSocketTransportFactory { url, timeout throws(WebSocketError) in
@@ -131,12 +169,13 @@ final class HTTPProxyTests: XCTestCase {
     }
 }
 
-/// A loopback listener that reads one request head and closes the connection without answering.
+/// A loopback listener that reads one request head, optionally writes `answer` in one `send`, and
+/// then closes the connection (or, with `holdOpen`, keeps it until `stop`).
 final class HangingUpPeer: @unchecked Sendable {
     let port: Int
     private let listenFD: Int32
 
-    init() throws {
+    init(answer: [UInt8] = [], holdOpen: Bool = false) throws {
         let (listenFD, port) = try loopbackListener()
         self.listenFD = listenFD
         self.port = port
@@ -146,6 +185,8 @@ final class HangingUpPeer: @unchecked Sendable {
             var head: [UInt8] = []
             var byte: UInt8 = 0
             while !head.suffix(4).elementsEqual([13, 10, 13, 10]), recv(client, &byte, 1, 0) == 1 { head.append(byte) }
+            if !answer.isEmpty { _ = answer.withUnsafeBytes { send(client, $0.baseAddress, $0.count, 0) } }
+            if holdOpen { while recv(client, &byte, 1, 0) == 1 {} }  // until the client closes
             Glibc.close(client)
         }
     }
