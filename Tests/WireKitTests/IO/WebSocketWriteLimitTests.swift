@@ -41,6 +41,44 @@ final class WebSocketWriteLimitTests: XCTestCase {
         XCTAssertNoThrow(try client.write(data: chunk))
     }
 
+    /// Writes made inside a callback run on the connection's queue and are checked there
+    /// (`sendOnQueue`): a burst inside one callback is refused at the limit too, although no
+    /// pump finished in between to refresh the buffered amount.
+    func testABurstInsideOneCallbackIsRefusedAtTheLimit() async throws {
+        let peer = try StalledWebSocketPeer()
+        defer { peer.stop() }
+        var options = WebSocketOptions()
+        options.writeLimit = 2 << 20
+        let client = try WebSocket(url: "ws://127.0.0.1:\(peer.port)/", options: options)
+        let chunk = Data(testBytes(count: 64 << 10))
+        let outcome = LockedBox<(accepted: Int, refusal: WebSocketError?)?>(nil)
+        client.onOpen = { [weak client] _ in
+            guard let client else { return }
+            var accepted = 0
+            // 64 MiB if nothing refused; nothing reaches the kernel until this callback returns.
+            for _ in 0..<1_024 {
+                do {
+                    try client.write(data: chunk)
+                    accepted += 1
+                } catch {
+                    outcome.mutate { $0 = (accepted, error as? WebSocketError) }
+                    return
+                }
+            }
+            outcome.mutate { $0 = (accepted, nil) }
+        }
+        try await client.connect()
+        for _ in 0..<500 where outcome.value == nil { try await Task.sleep(for: .milliseconds(10)) }
+        let result = try XCTUnwrap(outcome.value)
+        guard case .sendBufferFull(let buffered, let limit)? = result.refusal else {
+            return XCTFail("expected sendBufferFull after \(result.accepted) writes, got \(String(describing: result.refusal))")
+        }
+        XCTAssertEqual(limit, 2 << 20)
+        XCTAssertGreaterThan(buffered + chunk.count, limit)
+        XCTAssertLessThanOrEqual(result.accepted * chunk.count, limit + chunk.count, "accepted beyond the limit")
+        XCTAssertGreaterThanOrEqual(result.accepted, limit / (chunk.count + 14) - 1, "refused well below the limit")
+    }
+
     func testAMessageLargerThanTheLimitFitsAnEmptyBuffer() async throws {
         let peer = try StalledWebSocketPeer()
         defer { peer.stop() }
