@@ -29,6 +29,20 @@ public enum CommandLineManners {
         exit(0)
     }
 
+    /// The options of this process's command line: `usage` on `-h`/`--help` (exit 0), what
+    /// `parse` makes of the arguments otherwise, or the refusal of its usage error (exit 2).
+    public static func options<Options>(
+        usage: String, _ parse: ([String]) throws(ArgumentReader.UsageError) -> Options
+    ) -> Options {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        answerHelp(arguments, usage: usage)
+        do {
+            return try parse(arguments)
+        } catch {
+            refuse("\(error)")
+        }
+    }
+
     /// Prints `message` and the hint to run `--help` on standard error, then exits 2.
     public static func refuse(_ message: String) -> Never {
         let program = BenchReport.program

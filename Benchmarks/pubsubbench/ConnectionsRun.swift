@@ -19,7 +19,7 @@ final class ConnectionsRun: @unchecked Sendable {
     private var subscribed = 0
     private var startNanos: UInt64 = 0
     private var endNanos: UInt64 = 0
-    private var outcome: CheckedContinuation<String?, Never>?
+    private let outcome = RunOutcome()
 
     init(options: PubSubBenchOptions, url: String) {
         self.options = options
@@ -27,18 +27,13 @@ final class ConnectionsRun: @unchecked Sendable {
     }
 
     func run() async -> BenchReport {
-        let failure = await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
-            queue.async { [self] in
-                outcome = continuation
-                startNanos = BenchClock.now()
-                for index in 0..<options.connections { open(index) }
-            }
+        let failure = await outcome.wait(on: queue) { [self] in
+            startNanos = BenchClock.now()
+            for index in 0..<options.connections { open(index) }
         }
         if let failure { BenchReport.fail(failure) }
         let rss = BenchReport.peakResidentKiB()
-        let (start, end, clients) = await withCheckedContinuation { continuation in
-            queue.async { [self] in continuation.resume(returning: (startNanos, endNanos, self.clients)) }
-        }
+        let (start, end, clients) = await queue.value { [self] in (startNanos, endNanos, self.clients) }
         for client in clients { client.disconnect() }
 
         let milliseconds = Double(end &- start) / 1e6
@@ -55,17 +50,8 @@ final class ConnectionsRun: @unchecked Sendable {
     // MARK: On the queue
 
     private func open(_ index: Int) {
-        let client: ScClient
-        do {
-            client = try ScClient(url: url, callbackQueue: queue)
-        } catch {
-            return finish("client \(index): \(error)")
-        }
+        guard let client = ScClient.forRun(url: url, queue: queue, outcome: outcome, name: "client \(index)") else { return }
         clients.append(client)
-        client.setBasicListener(
-            onConnect: nil,
-            onConnectError: { [self] _, info in finish("client \(index): connect failed: \(info.code) \(info.reason)") },
-            onDisconnect: { [self] _, info in finish("client \(index): disconnected: \(info.code) \(info.reason)") })
         client.connect()
         client.subscribeAck(channelName: Self.channel) { [self] _, error, _ in
             if let error { return finish("client \(index): subscribe failed: \(error)") }
@@ -78,8 +64,6 @@ final class ConnectionsRun: @unchecked Sendable {
     }
 
     private func finish(_ failure: String?) {
-        guard let outcome else { return }
-        self.outcome = nil
-        outcome.resume(returning: failure)
+        outcome.finish(failure)
     }
 }

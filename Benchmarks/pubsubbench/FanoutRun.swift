@@ -29,7 +29,7 @@ final class FanoutRun: @unchecked Sendable {
     private var latencies: [UInt64] = []
     private var startNanos: UInt64 = 0
     private var endNanos: UInt64 = 0
-    private var outcome: CheckedContinuation<String?, Never>?
+    private let outcome = RunOutcome()
 
     init(options: PubSubBenchOptions, url: String) {
         self.options = options
@@ -40,17 +40,10 @@ final class FanoutRun: @unchecked Sendable {
     }
 
     func run() async -> BenchReport {
-        let failure = await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
-            queue.async { [self] in
-                outcome = continuation
-                setUp()
-            }
-        }
+        let failure = await outcome.wait(on: queue) { [self] in setUp() }
         if let failure { BenchReport.fail(failure) }
-        let (start, end, latencies, clients) = await withCheckedContinuation { continuation in
-            queue.async { [self] in
-                continuation.resume(returning: (startNanos, endNanos, self.latencies, subscribers + [publisher].compactMap { $0 }))
-            }
+        let (start, end, latencies, clients) = await queue.value { [self] in
+            (startNanos, endNanos, self.latencies, subscribers + [publisher].compactMap { $0 })
         }
         for client in clients { client.disconnect() }
 
@@ -73,23 +66,10 @@ final class FanoutRun: @unchecked Sendable {
 
     // MARK: On the queue
 
-    private func makeClient() -> ScClient? {
-        do {
-            return try ScClient(url: url, callbackQueue: queue)
-        } catch {
-            finish("client: \(error)")
-            return nil
-        }
-    }
-
     private func setUp() {
         for index in 0..<options.subscribers {
-            guard let client = makeClient() else { return }
+            guard let client = ScClient.forRun(url: url, queue: queue, outcome: outcome, name: "subscriber \(index)") else { return }
             subscribers.append(client)
-            client.setBasicListener(
-                onConnect: nil,
-                onConnectError: { [self] _, info in finish("subscriber \(index): connect failed: \(info.code) \(info.reason)") },
-                onDisconnect: { [self] _, info in finish("subscriber \(index): disconnected: \(info.code) \(info.reason)") })
             _ = client.onChannel(channelName: Self.channel) { [self] _, data in received(data, subscriber: index) }
             client.connect()
             client.subscribeAck(channelName: Self.channel) { [self] _, error, _ in
@@ -97,12 +77,11 @@ final class FanoutRun: @unchecked Sendable {
                 becameReady()
             }
         }
-        guard let publisher = makeClient() else { return }
+        guard
+            let publisher = ScClient.forRun(
+                url: url, queue: queue, outcome: outcome, name: "publisher", onConnect: { [self] _ in becameReady() })
+        else { return }
         self.publisher = publisher
-        publisher.setBasicListener(
-            onConnect: { [self] _ in becameReady() },
-            onConnectError: { [self] _, info in finish("publisher: connect failed: \(info.code) \(info.reason)") },
-            onDisconnect: { [self] _, info in finish("publisher: disconnected: \(info.code) \(info.reason)") })
         publisher.connect()
     }
 
@@ -143,8 +122,6 @@ final class FanoutRun: @unchecked Sendable {
     }
 
     private func finish(_ failure: String?) {
-        guard let outcome else { return }
-        self.outcome = nil
-        outcome.resume(returning: failure)
+        outcome.finish(failure)
     }
 }

@@ -22,7 +22,7 @@ final class InvokeRun: @unchecked Sendable {
     private var endNanos: UInt64 = 0
     /// rtt: send instant of invoke `i`, then its latency (ns).
     private var latencies: [UInt64]
-    private var outcome: CheckedContinuation<String?, Never>?
+    private let outcome = RunOutcome()
 
     init(options: PubSubBenchOptions, url: String) {
         self.options = options
@@ -32,25 +32,14 @@ final class InvokeRun: @unchecked Sendable {
     }
 
     func run() async -> BenchReport {
-        let failure = await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
-            queue.async { [self] in
-                outcome = continuation
-                let client: ScClient
-                do {
-                    client = try ScClient(url: url, callbackQueue: queue)
-                } catch {
-                    return finish("client: \(error)")
-                }
-                self.client = client
-                client.setBasicListener(
-                    onConnect: { [self] _ in beginInvoking() },
-                    onConnectError: { [self] _, info in finish("connect failed: \(info.code) \(info.reason)") },
-                    onDisconnect: { [self] _, info in finish("disconnected: \(info.code) \(info.reason)") })
-                client.connect()
-            }
+        let failure = await outcome.wait(on: queue) { [self] in
+            guard let client = ScClient.forRun(url: url, queue: queue, outcome: outcome, onConnect: { [self] _ in beginInvoking() })
+            else { return }
+            self.client = client
+            client.connect()
         }
         if let failure { BenchReport.fail(failure) }
-        let (start, end, latencies, client) = await onQueue { [self] in (startNanos, endNanos, self.latencies, self.client) }
+        let (start, end, latencies, client) = await queue.value { [self] in (startNanos, endNanos, self.latencies, self.client) }
         client?.disconnect()
 
         let seconds = Double(end &- start) / 1e9
@@ -69,10 +58,6 @@ final class InvokeRun: @unchecked Sendable {
         report.add("size", options.size)
         report.add("window", options.window)
         return report
-    }
-
-    private func onQueue<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in queue.async { continuation.resume(returning: body()) } }
     }
 
     // MARK: On the queue
@@ -108,8 +93,6 @@ final class InvokeRun: @unchecked Sendable {
     }
 
     private func finish(_ failure: String?) {
-        guard let outcome else { return }
-        self.outcome = nil
-        outcome.resume(returning: failure)
+        outcome.finish(failure)
     }
 }

@@ -23,7 +23,7 @@ final class PublishOwnRun: @unchecked Sendable {
     private var received = 0
     private var startNanos: UInt64 = 0
     private var endNanos: UInt64 = 0
-    private var outcome: CheckedContinuation<String?, Never>?
+    private let outcome = RunOutcome()
 
     init(options: PubSubBenchOptions, url: String) {
         self.options = options
@@ -32,32 +32,18 @@ final class PublishOwnRun: @unchecked Sendable {
     }
 
     func run() async -> BenchReport {
-        let failure = await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
-            queue.async { [self] in
-                outcome = continuation
-                let client: ScClient
-                do {
-                    client = try ScClient(url: url, callbackQueue: queue)
-                } catch {
-                    return finish("client: \(error)")
-                }
-                self.client = client
-                client.setBasicListener(
-                    onConnect: nil,
-                    onConnectError: { [self] _, info in finish("connect failed: \(info.code) \(info.reason)") },
-                    onDisconnect: { [self] _, info in finish("disconnected: \(info.code) \(info.reason)") })
-                _ = client.onChannel(channelName: Self.channel) { [self] _, data in publication(data) }
-                client.connect()
-                client.subscribeAck(channelName: Self.channel) { [self] _, error, _ in
-                    if let error { return finish("subscribe failed: \(error)") }
-                    begin()
-                }
+        let failure = await outcome.wait(on: queue) { [self] in
+            guard let client = ScClient.forRun(url: url, queue: queue, outcome: outcome) else { return }
+            self.client = client
+            _ = client.onChannel(channelName: Self.channel) { [self] _, data in publication(data) }
+            client.connect()
+            client.subscribeAck(channelName: Self.channel) { [self] _, error, _ in
+                if let error { return finish("subscribe failed: \(error)") }
+                begin()
             }
         }
         if let failure { BenchReport.fail(failure) }
-        let (start, end, client) = await withCheckedContinuation { continuation in
-            queue.async { [self] in continuation.resume(returning: (startNanos, endNanos, self.client)) }
-        }
+        let (start, end, client) = await queue.value { [self] in (startNanos, endNanos, self.client) }
         client?.disconnect()
         return PublishOwnRun.report(options: options, api: "closures", seconds: Double(end &- start) / 1e9)
     }
@@ -110,8 +96,6 @@ final class PublishOwnRun: @unchecked Sendable {
     }
 
     private func finish(_ failure: String?) {
-        guard let outcome else { return }
-        self.outcome = nil
-        outcome.resume(returning: failure)
+        outcome.finish(failure)
     }
 }

@@ -8,14 +8,7 @@ import Foundation
 import PubSubBroker
 import BenchSupport
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-CommandLineManners.answerHelp(arguments, usage: PubSubBenchOptions.usage)
-let options: PubSubBenchOptions
-do {
-    options = try PubSubBenchOptions(arguments: arguments)
-} catch {
-    CommandLineManners.refuse("\(error)")
-}
+let options = CommandLineManners.options(usage: PubSubBenchOptions.usage, PubSubBenchOptions.init(arguments:))
 
 if let port = options.servePort {
     do {

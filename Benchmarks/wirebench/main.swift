@@ -15,14 +15,7 @@ import Glibc
 import Darwin
 #endif
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-CommandLineManners.answerHelp(arguments, usage: BenchOptions.usage)
-let options: BenchOptions
-do {
-    options = try BenchOptions(arguments: arguments)
-} catch {
-    CommandLineManners.refuse("\(error)")
-}
+let options = CommandLineManners.options(usage: BenchOptions.usage, BenchOptions.init(arguments:))
 
 let report: BenchReport
 switch (options.mode, options.api) {

@@ -108,9 +108,9 @@ let usage = """
     standard output (messages/s, payload MB/s, wire bytes per message each way, CPU per round trip).
     exit status: 0 done, 1 a run failed (the last line is {"ok":false,"error":...}), 2 usage error
     """
-let commandLine = Array(CommandLine.arguments.dropFirst())
-CommandLineManners.answerHelp(commandLine, usage: usage)
-if let unexpected = commandLine.first { CommandLineManners.refuse("unknown option '\(unexpected)'") }
+CommandLineManners.options(usage: usage) { arguments throws(ArgumentReader.UsageError) in
+    if let unexpected = arguments.first { throw ArgumentReader.UsageError("unknown option '\(unexpected)'") }
+}
 
 let done = DispatchSemaphore(value: 0)
 Task.detached {
