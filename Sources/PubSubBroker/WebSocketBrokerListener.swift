@@ -65,14 +65,16 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
     }
 
     /// What one connection's events do (on `queue`): it becomes a broker connection once
-    /// upgraded, its messages go to the engine, its end is reported.
+    /// upgraded, its messages go to the engine, its end is reported. The engine is held strongly
+    /// until the connection ends (the server then drops the handler), so a message costs no weak
+    /// load; the listener is only looked up when the connection opens or closes.
     private func handler(for driver: WebSocketConnectionDriver) -> (WebSocketEvent) -> Void {
+        guard let engine else { return { _ in } }
         var connection: BrokerConnectionID?
         return { [weak self] event in
-            guard let self, let engine = self.engine else { return }
             switch event {
             case .opened:
-                connection = opened(driver, engine: engine)
+                connection = self?.opened(driver, engine: engine)
             case .text(let text):
                 if let connection { engine.received(text: text, from: connection) }
             case .binary(let data):
@@ -80,7 +82,7 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
             case .closed(let info):
                 guard let closed = connection else { return }
                 connection = nil
-                connections[closed] = nil
+                self?.connections[closed] = nil
                 engine.connectionClosed(closed, code: info.code.rawValue, reason: info.reason)
             case .ping, .pong, .pingCompleted, .pingTimedOut:
                 break

@@ -198,10 +198,7 @@ public struct WebSocketStateMachine: Sendable {
     public mutating func sendText(_ text: String) throws(WebSocketError) {
         try checkCanSendData()
         var text = text
-        text.withUTF8 { utf8 in
-            if deflate != nil, encodeCompressed(.text, payload: UnsafeRawBufferPointer(utf8)) { return }
-            encode(.text, fin: true, payload: UnsafeRawBufferPointer(utf8))
-        }
+        text.withUTF8 { utf8 in encodeMessage(.text, payload: UnsafeRawBufferPointer(utf8)) }
     }
 
     /// Sends a text message from UTF-8 its caller produced itself (a serializer's output): the
@@ -209,19 +206,13 @@ public struct WebSocketStateMachine: Sendable {
     /// `sendText(_:)`. Bytes that are not UTF-8 make a frame the peer rejects.
     package mutating func sendText(trustedUTF8 bytes: [UInt8]) throws(WebSocketError) {
         try checkCanSendData()
-        bytes.withUnsafeBytes { payload in
-            if deflate != nil, encodeCompressed(.text, payload: payload) { return }
-            encode(.text, fin: true, payload: payload)
-        }
+        bytes.withUnsafeBytes { payload in encodeMessage(.text, payload: payload) }
     }
 
     /// Sends a binary message. Throws `.notOpen` during the handshake and `.closed` once closing.
     public mutating func sendBinary(_ bytes: some ContiguousBytes) throws(WebSocketError) {
         try checkCanSendData()
-        bytes.withUnsafeBytes { payload in
-            if deflate != nil, encodeCompressed(.binary, payload: payload) { return }
-            encode(.binary, fin: true, payload: payload)
-        }
+        bytes.withUnsafeBytes { payload in encodeMessage(.binary, payload: payload) }
     }
 
     /// Sends one fragment: `.text` or `.binary` starts a message, `.continuation` continues it,
@@ -686,6 +677,12 @@ public struct WebSocketStateMachine: Sendable {
         WebSocketFrameEncoder.encode(
             opcode: opcode, fin: fin, payload: payload,
             maskingKey: role == .client ? maskingKeys.next() : nil, into: &output)
+    }
+
+    /// Frames a whole message: compressed when permessage-deflate is on and takes it.
+    private mutating func encodeMessage(_ opcode: WebSocketOpcode, payload: UnsafeRawBufferPointer) {
+        if deflate != nil, encodeCompressed(opcode, payload: payload) { return }
+        encode(opcode, fin: true, payload: payload)
     }
 
     /// Sends a whole message compressed (RSV1 set) when permessage-deflate takes it; false

@@ -66,7 +66,8 @@ public final class WebSocketServer: @unchecked Sendable {
     /// connection as a bare driver on `queue`: `onConnection` is called on `queue` with each
     /// driver before it starts and returns the handler for its events (on `queue`, in order;
     /// `.opened` first once the upgrade succeeded, `.closed` last). The owner writes with the
-    /// driver's `write`/`flush`/`perform`, on `queue` only. `stop` closes the drivers still open.
+    /// driver's `sendText(trustedUTF8:)`/`flush`/`perform`, on `queue` only. `stop` closes the
+    /// drivers still open.
     package static func start(
         host: String, port: Int, options: WebSocketServerOptions, queue: DispatchQueue,
         onConnection: @escaping @Sendable (WebSocketConnectionDriver) -> (WebSocketEvent) -> Void
