@@ -4,7 +4,8 @@
 # formatting (swift-format lint --strict), builds with warnings treated as failures, runs `swift test` with code coverage and prints line coverage per
 # module, builds the DocC reference (Scripts/docs.sh: no warning, every public symbol with an
 # abstract), then the Autobahn conformance runs (client and server role), a short fuzzing run of
-# every parser (Scripts/fuzz.sh) and the I/O-heavy suites under ThreadSanitizer.
+# every parser (Scripts/fuzz.sh) and the I/O-heavy suites under ThreadSanitizer. Before the docs, the
+# hostile-peer attacks (Scripts/hostile/run.py) run against a release build of demo.
 #
 #   Scripts/test.sh            everything CI runs
 #   SKIP_AUTOBAHN=1 Scripts/test.sh          unit + interop tests only (no Autobahn, either role)
@@ -12,6 +13,7 @@
 #   SKIP_DOCS=1 Scripts/test.sh              without the DocC build (about 1 min)
 #   SKIP_FUZZ=1 Scripts/test.sh              no fuzzing step (FUZZ_SECONDS=N: seconds per target, default 8)
 #   SKIP_TSAN=1 Scripts/test.sh              no ThreadSanitizer step (TSAN_FILTER, TSAN_SKIP: the suites it runs)
+#   SKIP_HOSTILE=1 Scripts/test.sh           no hostile-peer attacks (they need a release build of demo)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -69,6 +71,13 @@ rm -f "$PROFILES"/*.profraw
 "$TOOLS/llvm-cov" export -summary-only -instr-profile "$PUBSUB_TEST_ENV/coverage.profdata" \
     "$(swift build --show-bin-path)/pubsub-swiftPackageTests.xctest" > "$PUBSUB_TEST_ENV/coverage.json"
 python3 Scripts/coverage.py "$PUBSUB_TEST_ENV/coverage.json" --min WireKit/Core=90 --min PubSubClient/Session=90
+
+if [ -z "${SKIP_HOSTILE:-}" ]; then
+    step "Hostile peers: each attack against a fresh release demo broker / demo chat, within its bounds (Scripts/hostile/run.py)"
+    swift build -c release --product demo >"$PUBSUB_TEST_ENV/release-build.log" 2>&1 ||
+        { tail -30 "$PUBSUB_TEST_ENV/release-build.log" >&2; echo "test.sh: the release build of demo failed" >&2; exit 1; }
+    python3 Scripts/hostile/run.py --demo "$(swift build -c release --show-bin-path)/demo"
+fi
 
 if [ -z "${SKIP_DOCS:-}" ]; then
     step "DocC reference (Scripts/docs.sh: warnings are errors, 100 % abstracts)"
