@@ -22,12 +22,15 @@ let package = Package(
         // What the sans-I/O cores (WebSocket, client session, broker) share: the monotonic instant
         // they take as `now`, the deadline heap behind their one timer, the queue of their actions.
         .target(name: "MonotonicTime"),
+        // Escapes a peer's text (close reasons, HTTP bodies and headers, names) before it meets a
+        // terminal or a log: control, bidi and invisible characters as `\u{1B}`-style escapes.
+        .target(name: "PeerText"),
         // RFC 6455 WebSocket: sans-I/O core, TCP and TLS transports, client and server roles.
-        .target(name: "WireKit", dependencies: ["Digests", "MonotonicTime"]),
+        .target(name: "WireKit", dependencies: ["Digests", "MonotonicTime", "PeerText"]),
         // The SocketCluster wire model shared by client and broker: JSON value, packets, JWT.
-        .target(name: "PubSubProtocol", dependencies: ["Digests"]),
-        .target(name: "PubSubClient", dependencies: ["WireKit", "PubSubProtocol", "MonotonicTime"]),
-        .target(name: "PubSubBroker", dependencies: ["WireKit", "PubSubProtocol", "Digests", "MonotonicTime"]),
+        .target(name: "PubSubProtocol", dependencies: ["Digests", "PeerText"]),
+        .target(name: "PubSubClient", dependencies: ["WireKit", "PubSubProtocol", "MonotonicTime", "PeerText"]),
+        .target(name: "PubSubBroker", dependencies: ["WireKit", "PubSubProtocol", "Digests", "MonotonicTime", "PeerText"]),
         .executableTarget(name: "demo", dependencies: ["PubSubClient", "PubSubBroker"]),
         // Autobahn|Testsuite echo client for the WireKit client role (Scripts/autobahn/run-client.sh).
         .executableTarget(name: "wirekit-autobahn-client", dependencies: ["WireKit"], path: "Conformance/wirekit-autobahn-client"),

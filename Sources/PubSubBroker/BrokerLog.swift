@@ -7,6 +7,8 @@ import WireKit
 ///
 /// Metadata: `connection` is the broker's number for the connection, `socket` the SocketCluster
 /// socket id; the `connection opened` record links the former to WireKit's `websocket` number.
+/// The client's text (a close reason, a channel name) is escaped with `escapedForDisplay` as the
+/// record is built, so any sink can print it as it is.
 struct BrokerLog: Sendable {
     let sink: LogSink
     /// `BrokerOptions.maxOutboundBufferedBytes`, for the slow-consumer record.
@@ -39,7 +41,7 @@ struct BrokerLog: Sendable {
     func disconnected(_ connection: BrokerConnectionID, socket: String, code: UInt16, reason: String) {
         sink.log(
             .info, .broker, "socket disconnected",
-            metadata: metadata(connection, socket: socket, ["code": String(code), "reason": reason]))
+            metadata: metadata(connection, socket: socket, ["code": String(code), "reason": reason.escapedForDisplay]))
     }
 
     /// The broker closes a connection (handshake or ping timeout, a rejected handshake, a protocol
@@ -47,7 +49,7 @@ struct BrokerLog: Sendable {
     func closing(_ connection: BrokerConnectionID, socket: @autoclosure () -> String?, code: UInt16, reason: String) {
         sink.log(
             code == 1000 ? .debug : .notice, .broker, "closing connection",
-            metadata: metadata(connection, socket: socket(), ["code": String(code), "reason": reason]))
+            metadata: metadata(connection, socket: socket(), ["code": String(code), "reason": reason.escapedForDisplay]))
     }
 
     /// A connection had `bufferedBytes` waiting to be written, more than
@@ -67,7 +69,7 @@ struct BrokerLog: Sendable {
     func channelLimitReached(_ connection: BrokerConnectionID, socket: @autoclosure () -> String?, channel: String, limit: Int) {
         sink.log(
             .notice, .broker, "channel limit reached",
-            metadata: metadata(connection, socket: socket(), ["channel": channel, "limit": String(limit)]))
+            metadata: metadata(connection, socket: socket(), ["channel": channel.escapedForDisplay, "limit": String(limit)]))
     }
 
     /// An upgraded connection (WireKit's number `webSocket`) was closed at once: `limit`

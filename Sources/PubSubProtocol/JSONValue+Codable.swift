@@ -1,4 +1,5 @@
 import Foundation
+import PeerText
 
 extension JSONValue: Codable {
     /// Decodes whatever JSON the decoder holds at this position.
@@ -56,7 +57,8 @@ extension JSONValue {
         do {
             return try JSONValueDecoder().decode(T.self, from: self)
         } catch {
-            throw JSONCodingError(description: "Cannot decode \(T.self) from JSON: \(error)")
+            // The decoder's text quotes the JSON's keys (the peer's): escaped for the person reading it.
+            throw JSONCodingError(description: "Cannot decode \(T.self) from JSON: \(PeerTextEscaping.escape(String(describing: error)))")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PeerText
 
 /// Why a token failed verification, with the error names and messages socketcluster-server sends
 /// (ag-auth mapping jsonwebtoken's errors, Protocol.md §6).
@@ -51,8 +52,9 @@ public enum JWTVerificationError: Error, Sendable, Hashable, CustomStringConvert
         return RemoteError(name: name, message: message, fields: fields)
     }
 
-    /// `"<name>: <message>"`.
-    public var description: String { "\(name): \(message)" }
+    /// `"<name>: <message>"`, the message's control, bidi and invisible characters escaped as
+    /// `\u{1B}` (a verifier's message can quote the token).
+    public var description: String { "\(name): \(PeerTextEscaping.escape(message))" }
 
     private static func isoValue(_ date: Date) -> JSONValue {
         let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()

@@ -1,3 +1,5 @@
+import PeerText
+
 /// An error the peer sent in a response's `error` field, hydrated as sc-errors does (Protocol.md §6).
 ///
 /// Object payloads give `name` (default `"Error"` — a plain JS `Error` has no own `name`),
@@ -66,6 +68,8 @@ public struct RemoteError: Error, Sendable, Hashable, CustomStringConvertible {
         return .object(members)
     }
 
-    /// `"<name>: <message>"`, the form the JS client uses as a close reason.
-    public var description: String { "\(name): \(message)" }
+    /// `"<name>: <message>"`, the form the JS client uses as a close reason, for a person: the
+    /// peer's name and message with their control, bidi and invisible characters escaped as
+    /// `\u{1B}` (WireKit's `escapedForDisplay`). ``name`` and ``message`` keep them as received.
+    public var description: String { "\(PeerTextEscaping.escape(name)): \(PeerTextEscaping.escape(message))" }
 }

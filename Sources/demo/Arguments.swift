@@ -39,14 +39,14 @@ enum Command: Equatable {
             arguments.insert("story", at: 0)
         }
         let first = arguments[0]
-        guard let known = Self.optionsTaken[first] else { throw UsageError("unknown command \(first)") }
+        guard let known = Self.optionsTaken[first] else { throw UsageError("unknown command \(first.escapedForDisplay)") }
         var options = try Self.options(Array(arguments.dropFirst()), command: first, known: known)
         switch first {
         case "broker":
             let host = options.removeValue(forKey: "host") ?? "127.0.0.1"
             let portText = options.removeValue(forKey: "port") ?? "8000"
             guard let port = Int(portText), (0...65_535).contains(port) else {
-                throw UsageError("--port must be a number from 0 to 65535, not \(portText)")
+                throw UsageError("--port must be a number from 0 to 65535, not \(portText.escapedForDisplay)")
             }
             self = .broker(host: host, port: port)
         case "chat":
@@ -57,7 +57,7 @@ enum Command: Equatable {
             let room = options.removeValue(forKey: "room") ?? "lobby"
             let timeoutText = options.removeValue(forKey: "timeout") ?? "10"
             guard let timeout = Int(timeoutText), (1...3_600).contains(timeout) else {
-                throw UsageError("--timeout must be a number of seconds from 1 to 3600, not \(timeoutText)")
+                throw UsageError("--timeout must be a number of seconds from 1 to 3600, not \(timeoutText.escapedForDisplay)")
             }
             var proxy: HTTPProxy?
             if let proxyText = options.removeValue(forKey: "proxy") {
@@ -88,13 +88,13 @@ enum Command: Equatable {
         while index < arguments.count {
             let argument = arguments[index]
             guard argument.hasPrefix("--"), argument.count > 2 else {
-                throw UsageError("unexpected argument \(argument) for \(command)")
+                throw UsageError("unexpected argument \(argument.escapedForDisplay) for \(command)")
             }
             let body = argument.dropFirst(2)
             let name = String(body.prefix { $0 != "=" })
-            guard let takesValue = known[name] else { throw UsageError("unknown option --\(name) for \(command)") }
+            guard let takesValue = known[name] else { throw UsageError("unknown option --\(name.escapedForDisplay) for \(command)") }
             if !takesValue {
-                guard name.count == body.count else { throw UsageError("--\(name) takes no value") }
+                guard name.count == body.count else { throw UsageError("--\(name.escapedForDisplay) takes no value") }
                 options[name] = ""
             } else if name.count < body.count {
                 options[name] = String(body.dropFirst(name.count + 1))
@@ -102,7 +102,7 @@ enum Command: Equatable {
                 options[name] = arguments[index + 1]
                 index += 1
             } else {
-                throw UsageError("\(argument) needs a value")
+                throw UsageError("\(argument.escapedForDisplay) needs a value")
             }
             index += 1
         }

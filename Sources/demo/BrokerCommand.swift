@@ -18,8 +18,9 @@ struct BrokerCommand {
         let stopRequests = Signals.stopRequests()
         ChatServices(broker: broker).install()
         broker.onConnection { socket in Output.line("connect     \(socket.id)") }
+        // A close reason is the client's text: escaped, so it cannot clear the screen or forge a line.
         broker.onDisconnection { socket, code, reason in
-            Output.line("disconnect  \(socket.id) \(code)" + (reason.isEmpty ? "" : " \(reason)"))
+            Output.line("disconnect  \(socket.id) \(code)" + (reason.isEmpty ? "" : " \(reason.escapedForDisplay)"))
         }
         Output.line("broker listening on \(broker.url.absoluteString) (Ctrl-C stops it)")
 

@@ -43,11 +43,11 @@ struct ChatCommand {
             try await client.publishAck(channel, say(.join, nil))
         } catch {
             await client.close()
-            Output.error("demo chat: cannot chat on \(url): \(Self.explain(error))")
+            Output.error("demo chat: cannot chat on \(url.escapedForDisplay): \(Self.explain(error))")
             return 1
         }
 
-        let console = Console(prompt: "\(name)> ")
+        let console = Console(prompt: "\(name.escapedForDisplay)> ")
         let incoming = Task {
             await Self.showRoom(
                 publications, console: console, me: me, name: name,
@@ -56,7 +56,8 @@ struct ChatCommand {
         let connection = Task { await Self.showConnection(client.events(), console: console) }
         // Ctrl-C (and SIGTERM, SIGHUP) leave the room like /quit, restoring the terminal.
         Signals.handle([SIGINT, SIGTERM, SIGHUP]) { _ in console.interrupt() }
-        console.show("* connected to \(url) as \(name), room \(room) (type a message, /quit to leave)")
+        console.show(
+            "* connected to \(url.escapedForDisplay) as \(name.escapedForDisplay), room \(room.escapedForDisplay) (type a message, /quit to leave)")
 
         var lastTyping: ContinuousClock.Instant?
         input: for await input in console.inputs() {
@@ -72,7 +73,7 @@ struct ChatCommand {
                 if text.isEmpty { continue }
                 if text == "/quit" { break input }
                 if text.hasPrefix("/") {
-                    console.show("* unknown command \(text) (/quit leaves)")
+                    console.show("* unknown command \(text.escapedForDisplay) (/quit leaves)")
                     continue
                 }
                 lastTyping = nil
@@ -106,11 +107,12 @@ struct ChatCommand {
     }
 
     /// Prints connection losses and recoveries (the client reconnects and resubscribes by itself).
+    /// A close reason is the server's text, escaped; an error's message escapes its own.
     private static func showConnection(_ events: AsyncStream<SessionEvent>, console: Console) async {
         for await event in events {
             switch event {
             case .disconnected(let code, let reason, _):
-                console.show("* connection lost (\(code)\(reason.isEmpty ? "" : " \(reason)")), reconnecting…")
+                console.show("* connection lost (\(code)\(reason.isEmpty ? "" : " \(reason.escapedForDisplay)")), reconnecting…")
             case .connected:
                 console.show("* reconnected")
             case .subscribeFailed(let channel, let error, _):
@@ -122,7 +124,9 @@ struct ChatCommand {
     }
 
     /// One line saying why the chat could not start. WebSocket failures (refused, unknown host,
-    /// an HTTP answer instead of the upgrade) arrive as `.webSocket` and describe themselves.
+    /// an HTTP answer instead of the upgrade) arrive as `.transport` and describe themselves. The
+    /// server's text (a close reason, a remote error) is escaped: errors' descriptions and
+    /// messages escape it themselves, a reason taken from an error's data is escaped here.
     static func explain(_ error: any Error) -> String {
         guard let error = error as? PubSubError else { return "\(error)" }
         switch error {
@@ -130,11 +134,11 @@ struct ChatCommand {
             // Before the handshake, 4000 (no ping) and 4003 (no handshake answer) mean the same.
             return "no answer to the SocketCluster handshake (is this a SocketCluster server?)"
         case .connectionFailed(let code, let reason):
-            return reason.isEmpty ? "the connection closed with code \(code)" : reason
+            return reason.isEmpty ? "the connection closed with code \(code)" : reason.escapedForDisplay
         case .handshakeRejected(let remote, let code):
-            return "the server refused the handshake with code \(code): \(remote.name): \(remote.message)"
+            return "the server refused the handshake with code \(code): \(remote)"
         case .remote(let remote):
-            return "\(remote.name): \(remote.message)"
+            return "\(remote)"
         default:
             return error.message
         }

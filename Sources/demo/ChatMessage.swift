@@ -67,14 +67,16 @@ struct ChatMessage: Codable, Sendable, Equatable {
         from != me && (type != .here || to == me)
     }
 
-    /// How the chat shows it (`<bob> hi`, `* bob joined`).
+    /// How the chat shows it (`<bob> hi`, `* bob joined`). The name and the line are another
+    /// participant's text: escaped, so that they cannot move the cursor or start a new line.
     var display: String {
+        let name = name.escapedForDisplay
         switch type {
         case .join: return "* \(name) joined"
         case .leave: return "* \(name) left"
         case .typing: return "* \(name) is typing…"
         case .here: return "* \(name) is here"
-        case .message: return "<\(name)> \(text ?? "")"
+        case .message: return "<\(name)> \((text ?? "").escapedForDisplay)"
         }
     }
 }

@@ -36,7 +36,7 @@ struct Story {
             let info = try await user.client.connect()
             step(
                 user.name,
-                "→ #handshake {authToken: null}  ← id \(info.id), pingTimeout \(info.pingTimeout) ms, "
+                "→ #handshake {authToken: null}  ← id \(info.id.escapedForDisplay), pingTimeout \(info.pingTimeout) ms, "
                     + "isAuthenticated \(info.isAuthenticated)")
         }
 
@@ -45,7 +45,7 @@ struct Story {
             _ = try await bob.client.invoke("whoami")
             throw StoryError("whoami answered before bob logged in")
         } catch PubSubError.remote(let error) {
-            step("bob", "→ invoke whoami  ← error \(error.name): \(error.message) \(JSONValue.object(error.fields))")
+            step("bob", "→ invoke whoami  ← error \(error) \(shown(JSONValue.object(error.fields)))")
         }
         for user in [alice, bob] {
             _ = try await user.client.invoke("login", ["username": .string(user.name)])
@@ -53,10 +53,10 @@ struct Story {
             step(
                 user.name,
                 "→ invoke login {username: \(user.name)}  ← #setAuthToken \(abbreviated(auth.signedToken)) "
-                    + "payload \(auth.token.map { "\($0)" } ?? "none"), then an empty answer")
+                    + "payload \(auth.token.map(shown) ?? "none"), then an empty answer")
         }
         let whoami = try await alice.client.invoke("whoami")
-        step("alice", "→ invoke whoami  ← \(whoami.map { "\($0)" } ?? "no data")")
+        step("alice", "→ invoke whoami  ← \(whoami.map(shown) ?? "no data")")
 
         // Pub/sub: both subscribe, then join, typing and messages go through the room channel.
         let aliceRoom = try await alice.join(room)
@@ -84,9 +84,9 @@ struct Story {
         defer { answering.cancel() }
         aliceSocket.transmit("announcement", ["text": "Welcome to the lobby"])
         let announcement = try await announcements.next("alice's announcement")
-        step("broker", "→ alice event announcement (no cid)  ⇒ alice's receiver gets \(announcement.map { "\($0)" } ?? "no data")")
+        step("broker", "→ alice event announcement (no cid)  ⇒ alice's receiver gets \(announcement.map(shown) ?? "no data")")
         let presence = try await aliceSocket.invoke("presence")
-        step("broker", "→ alice invoke presence  ← alice's procedure answers \(presence.map { "\($0)" } ?? "no data")")
+        step("broker", "→ alice invoke presence  ← alice's procedure answers \(presence.map(shown) ?? "no data")")
 
         // The broker drops alice's connection; after the back-off delay she reconnects on her own,
         // re-authenticates with her stored token and resubscribes.
@@ -99,7 +99,7 @@ struct Story {
             if case .reconnectScheduled = $0 { return true } else { return false }
         }
         if case .disconnected(let code, let reason, _) = lost, case .reconnectScheduled(let delay, _) = retry {
-            step("broker", "closes alice's socket  ⇒ alice: disconnected \(code) \"\(reason)\", reconnect in \(delay) ms")
+            step("broker", "closes alice's socket  ⇒ alice: disconnected \(code) \"\(reason.escapedForDisplay)\", reconnect in \(delay) ms")
         }
         let reconnected = try await alice.events.next("alice's reconnection") {
             if case .connected = $0 { return true } else { return false }
@@ -110,7 +110,7 @@ struct Story {
                 "alice",
                 "→ #handshake {authToken: \(abbreviated(alice.client.auth.signedToken))} "
                     + "(automatic, \(elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000) ms later)  "
-                    + "← new id \(info.id), isAuthenticated \(info.isAuthenticated)")
+                    + "← new id \(info.id.escapedForDisplay), isAuthenticated \(info.isAuthenticated)")
         }
         _ = try await alice.events.next("alice's resubscription") {
             if case .subscribed(room, _) = $0 { return true } else { return false }
@@ -139,8 +139,11 @@ struct Story {
         Output.line(who.padding(toLength: 7, withPad: " ", startingAt: 0) + " " + what)
     }
 
+    /// A JSON value from the other side, as text fit for the terminal.
+    private func shown(_ value: JSONValue) -> String { "\(value)".escapedForDisplay }
+
     private func abbreviated(_ token: String?) -> String {
         guard let token else { return "none" }
-        return token.count > 24 ? "\(token.prefix(24))…" : token
+        return token.count > 24 ? "\(token.prefix(24).escapedForDisplay)…" : token.escapedForDisplay
     }
 }

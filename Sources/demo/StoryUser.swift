@@ -24,7 +24,7 @@ final class StoryUser: Sendable {
         if trace {
             let label = "        " + name.padding(toLength: 6, withPad: " ", startingAt: 0)
             configuration.frameObserver = { direction, text in
-                Output.line("\(label)\(direction == .sent ? "sends   " : "receives") \(text)")
+                Output.line("\(label)\(direction == .sent ? "sends   " : "receives") \(text.escapedForDisplay)")
             }
         }
         self.name = name

@@ -1,13 +1,13 @@
 import Foundation
 import WireKit
 
-/// A TCP server answering every request with `HTTP/1.1 404 Not Found`: a web server, not a
-/// WebSocket one.
+/// A TCP server answering every request with `HTTP/1.1 404 Not Found` (or `answer`): a web
+/// server, not a WebSocket one.
 final class HTTPNotFoundServer: Sendable {
     let port: Int
     private let descriptor: Int32
 
-    init() throws {
+    init(answer: [UInt8] = Array("HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\nConnection: close\r\n\r\nNot Found".utf8)) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
         var address = sockaddr_in()
@@ -36,7 +36,6 @@ final class HTTPNotFoundServer: Sendable {
                     guard count > 0 else { break }
                     request += buffer[0..<count]
                 }
-                let answer = Array("HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\nConnection: close\r\n\r\nNot Found".utf8)
                 _ = answer.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
                 close(client)
             }

@@ -3,7 +3,9 @@ import WireKit
 /// What a client's session driver logs (subsystem `session`): connection attempts and their
 /// outcome, handshake rejections, reconnect decisions with their delay and the close that caused
 /// them, and the outbound queue's limit. Fed the session's events as the driver routes them; the
-/// per-message events fall through one `switch` without building anything.
+/// per-message events fall through one `switch` without building anything. The server's text
+/// (a close reason, its socket id, a remote error) is escaped with `escapedForDisplay` as the
+/// record is built; error descriptions escape it already.
 struct SessionLog {
     let sink: LogSink
     /// `host:port` of the server.
@@ -21,14 +23,14 @@ struct SessionLog {
     private func metadata(_ extra: [String: String]) -> [String: String] {
         var metadata = extra
         metadata["server"] = server
-        if let socketID { metadata["socket"] = socketID }
+        if let socketID { metadata["socket"] = socketID.escapedForDisplay }
         return metadata
     }
 
     private func closeMetadata(code: UInt16, reason: String, error: TransportFailure?) -> [String: String] {
         var extra = ["code": String(code)]
         let error = error?.description
-        if !reason.isEmpty, reason != error { extra["reason"] = reason }
+        if !reason.isEmpty, reason != error { extra["reason"] = reason.escapedForDisplay }
         if let error { extra["error"] = error }
         return metadata(extra)
     }
@@ -65,7 +67,7 @@ struct SessionLog {
         case .error(.handshakeRejected(let error, let code)):
             sink.log(
                 .warning, .session, "handshake rejected",
-                metadata: metadata(["code": String(code), "error": "\(error.name): \(error.message)"]))
+                metadata: metadata(["code": String(code), "error": error.description]))
         case .error(.socketProtocol):
             break  // The close it reports was logged as `disconnected` or `connection attempt failed`.
         case .error(let error):
@@ -82,7 +84,7 @@ struct SessionLog {
         sink.log(
             .notice, .session, "outbound queue full",
             metadata: metadata([
-                "event": event, "max_messages": String(maxMessages), "max_bytes": String(maxBytes),
+                "event": event.escapedForDisplay, "max_messages": String(maxMessages), "max_bytes": String(maxBytes),
             ]))
     }
 }

@@ -8,6 +8,11 @@ struct WireKitTransportFactory: SessionTransportFactory {
     /// Base options (TLS transport factory, limits); headers and timeouts come per connection.
     var options: WebSocketOptions = WebSocketOptions()
 
+    /// How much later than the session's `connectTimeout` WireKit's connect and handshake timers
+    /// run out. The session owns the deadline (4007); WireKit's timers are a backstop, and a
+    /// WireKit timeout that still wins is reported as 4007 by the session too.
+    static let timeoutMargin: Duration = .seconds(1)
+
     func open(
         url: String, headers: [String: String], connectTimeout: Duration, queue: DispatchQueue,
         onEvent: @escaping @Sendable (SessionTransportEvent) -> Void
@@ -16,8 +21,8 @@ struct WireKitTransportFactory: SessionTransportFactory {
         var fields = options.headers.fields.map { ($0.name, $0.value) }
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { fields.append((name, value)) }
         options.headers = HTTPHeaders(fields)
-        options.connectTimeout = connectTimeout
-        options.handshakeTimeout = connectTimeout
+        options.connectTimeout = connectTimeout + Self.timeoutMargin
+        options.handshakeTimeout = connectTimeout + Self.timeoutMargin
         let driver: WebSocketConnectionDriver
         do {
             driver = try WebSocketConnectionDriver.client(url: try WebSocketURL(url), options: options, queue: queue)
@@ -138,6 +143,9 @@ extension TransportFailure {
             case .connectionRefused, .unreachable, .addressInUse: return .connectionRefused
             case .connectTimedOut: return .timedOut
             case .tls: return .tls
+            // A proxy that does not answer in time is a timeout like any other (the session
+            // reports it as its connect timeout, 4007).
+            case .proxy(.timedOut), .proxy(.unreachable(_, _, .connectTimedOut)): return .timedOut
             case .proxy: return .proxy
             case .unsupported: return .invalidRequest
             case .connectionReset, .system: return .connectionLost

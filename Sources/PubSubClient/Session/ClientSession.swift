@@ -182,11 +182,20 @@ public struct ClientSession: Sendable {
     /// connection dropped without a close frame, 1005 when a close frame carried no code.
     /// `error` is the transport's reason for failing (refused, unknown host, HTTP status of a
     /// rejected upgrade, TLS), passed on in `connectAbort` and `closed`.
+    ///
+    /// A transport that gave up opening because a timer of its own ran out (`error.kind` is
+    /// `.timedOut`: TCP connect, proxy, upgrade) ends the attempt exactly as the session's
+    /// `connectTimeout` does: 4007 "Client connection establishment timed out", with no `error`.
+    /// Its timers and the session's measure the same wait, so which fires first must not show.
     public mutating func transportClosed(
         _ id: TransportID, code: UInt16, reason: String, error: TransportFailure? = nil,
         now: MonotonicInstant
     ) {
-        guard connection.link?.transport == id else { return }
+        guard let link = connection.link, link.transport == id else { return }
+        if !link.isOpen, error?.kind == .timedOut {
+            handleClose(code: SocketClusterCloseCode.connectTimedOut.rawValue, reason: "", allowReconnect: true, keepQueue: false, now: now)
+            return
+        }
         handleClose(code: code, reason: reason, error: error, allowReconnect: true, keepQueue: false, now: now)
     }
 

@@ -76,34 +76,39 @@ public enum PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Human-readable explanation.
+    /// Human-readable explanation. Text from the server (a remote error's name and message, a
+    /// close reason, a channel or event name) is escaped with `escapedForDisplay`, so the message
+    /// is safe to print or log; the associated values keep it as received. A `transport`
+    /// failure's message is WireKit's description, which escapes the peer's text itself.
     public var message: String {
         switch self {
-        case .remote(let error): return error.message
-        case .timeout(let event): return "Event response for \(event) event timed out"
-        case .badConnection(let event, _, _, _): return "Event \(event) was aborted due to a bad connection"
+        case .remote(let error): return error.message.escapedForDisplay
+        case .timeout(let event): return "Event response for \(event.escapedForDisplay) event timed out"
+        case .badConnection(let event, _, _, _): return "Event \(event.escapedForDisplay) was aborted due to a bad connection"
         case .outboundQueueFull(let event, let count, let bytes):
-            return "Event \(event) was not queued: the outbound queue is full (limits \(count) messages, \(bytes) bytes)"
+            return "Event \(event.escapedForDisplay) was not queued: the outbound queue is full (limits \(count) messages, \(bytes) bytes)"
         case .queuedTransmitExpired(let event):
-            return "Event \(event) was dropped: it could not be sent within its ack timeout"
-        case .batchCancelled(let event): return "Event \(event) was discarded by cancelBatch()"
-        case .handshakeRejected(let error, let code): return "Handshake rejected with code \(code): \(error.name): \(error.message)"
-        case .socketProtocol(let code, let reason): return SocketClusterCloseCode(code).errorMessage(reason: reason)
-        case .invalidResponse(let event, let detail): return "Invalid response to \(event): \(detail)"
-        case .malformedPacket(let detail): return "Malformed packet dropped: \(detail)"
+            return "Event \(event.escapedForDisplay) was dropped: it could not be sent within its ack timeout"
+        case .batchCancelled(let event): return "Event \(event.escapedForDisplay) was discarded by cancelBatch()"
+        case .handshakeRejected(let error, let code): return "Handshake rejected with code \(code): \(error)"
+        case .socketProtocol(let code, let reason): return SocketClusterCloseCode(code).errorMessage(reason: reason.escapedForDisplay)
+        case .invalidResponse(let event, let detail):
+            return "Invalid response to \(event.escapedForDisplay): \(detail.escapedForDisplay)"
+        case .malformedPacket(let detail): return "Malformed packet dropped: \(detail.escapedForDisplay)"
         case .alreadyResponded(let id): return "The \(id) was already answered"
         case .requestExpired(let id): return "The connection of \(id) has ended; it cannot be answered"
-        case .coding(let detail): return detail
-        case .tokenStore(let detail): return "Token store failure: \(detail)"
-        case .invalidArgument(let detail): return detail
-        case .cancelled(let event): return "Event \(event) was cancelled before it completed"
+        case .coding(let detail): return detail.escapedForDisplay
+        case .tokenStore(let detail): return "Token store failure: \(detail.escapedForDisplay)"
+        case .invalidArgument(let detail): return detail.escapedForDisplay
+        case .cancelled(let event): return "Event \(event.escapedForDisplay) was cancelled before it completed"
         case .connectionFailed(let code, let reason):
-            return "The connection closed with code \(code) before its handshake completed" + (reason.isEmpty ? "" : ": \(reason)")
+            return "The connection closed with code \(code) before its handshake completed"
+                + (reason.isEmpty ? "" : ": \(reason.escapedForDisplay)")
         case .transport(let failure): return failure.message
-        case .channelClosed(let channel): return "Channel \(channel) was unsubscribed before its subscription completed"
+        case .channelClosed(let channel): return "Channel \(channel.escapedForDisplay) was unsubscribed before its subscription completed"
         }
     }
 
-    /// The error's name and message, as `name: message`.
-    public var description: String { "\(name): \(message)" }
+    /// The error's name and message, as `name: message` (both escaped, see ``message``).
+    public var description: String { "\(name.escapedForDisplay): \(message)" }
 }

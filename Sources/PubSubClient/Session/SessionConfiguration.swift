@@ -7,7 +7,10 @@ public struct SessionConfiguration: Sendable {
     /// Which pings to answer; must match the server's `protocolVersion` unless `.automatic`.
     public var protocolVersion: PingProtocolVersion
     /// From opening the WebSocket to its being open (4007), and the ping timer before the
-    /// handshake completes. Default 20 s.
+    /// handshake completes. Default 20 s. The session owns this deadline: WireKit's connect and
+    /// upgrade timers for the connection run out 1 s later, and a transport that still gives up
+    /// first on a timer of its own (TCP connect, proxy, upgrade) is reported as the same 4007
+    /// "Client connection establishment timed out", as socketcluster-client's `connectTimeout` does.
     public var connectTimeout: Duration
     /// Default ack timeout of calls and of the handshake (4003). Default 10 s.
     public var ackTimeout: Duration

@@ -10,7 +10,8 @@ public struct TransportFailure: Error, Sendable, Equatable, CustomStringConverti
         case hostNotFound
         /// Nothing accepts connections there (refused, unreachable).
         case connectionRefused
-        /// Connecting, the upgrade or a close took too long.
+        /// Connecting (directly or through a proxy), the upgrade or a close took too long. While
+        /// connecting, the session reports it as its own connect timeout (4007).
         case timedOut
         /// TLS failed (certificate, host name, pin, handshake, no TLS library).
         case tls

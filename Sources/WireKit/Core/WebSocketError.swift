@@ -55,25 +55,27 @@ public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible, 
         }
     }
 
-    /// What went wrong, in words.
+    /// What went wrong, in words. Text from the peer (an HTTP body, a `Location`, a header value)
+    /// is escaped with `escapedForDisplay`, so the description is safe to
+    /// print or log; the associated values keep it as received.
     public var description: String {
         switch self {
-        case .invalidURL(let why): "Invalid WebSocket URL: \(why)"
-        case .invalidRequest(let why): "Invalid WebSocket request: \(why)"
+        case .invalidURL(let why): "Invalid WebSocket URL: \(why.escapedForDisplay)"
+        case .invalidRequest(let why): "Invalid WebSocket request: \(why.escapedForDisplay)"
         case .transport(let error): "Connection failed: \(error)"
         case .timedOut(let what): "Timed out: \(what)"
         case .tls(let error): "TLS failed: \(error)"
         case .handshakeRejected(let status, _, let body):
             "The server rejected the WebSocket upgrade with HTTP \(status)"
-                + (body.isEmpty ? "" : ": \(String(decoding: body.prefix(200), as: UTF8.self))")
+                + (body.isEmpty ? "" : ": \(String(decoding: body.prefix(200), as: UTF8.self).escapedForDisplay)")
         case .redirected(let status, let location, _):
-            "The server redirected the WebSocket upgrade (HTTP \(status)) to \(location ?? "an unspecified location"); redirects are not followed"
-        case .invalidHandshakeResponse(let why): "Invalid WebSocket handshake response: \(why)"
-        case .invalidUpgradeRequest(let status, let why): "Invalid WebSocket upgrade request (answered \(status)): \(why)"
+            "The server redirected the WebSocket upgrade (HTTP \(status)) to \(location?.escapedForDisplay ?? "an unspecified location"); redirects are not followed"
+        case .invalidHandshakeResponse(let why): "Invalid WebSocket handshake response: \(why.escapedForDisplay)"
+        case .invalidUpgradeRequest(let status, let why): "Invalid WebSocket upgrade request (answered \(status)): \(why.escapedForDisplay)"
         case .protocolViolation(let why): "The peer violated the WebSocket protocol: \(why)"
-        case .invalidUTF8(let why): "The peer sent invalid UTF-8: \(why)"
+        case .invalidUTF8(let why): "The peer sent invalid UTF-8: \(why.escapedForDisplay)"
         case .messageTooBig(let size, let limit): "Message too big: \(size) bytes exceeds the limit of \(limit) bytes"
-        case .connectionClosed(let why): "Connection closed: \(why)"
+        case .connectionClosed(let why): "Connection closed: \(why.escapedForDisplay)"
         case .closed: "The WebSocket connection is closing or closed"
         case .notOpen: "The WebSocket connection is not open yet"
         case .sendBufferFull(let buffered, let limit):

@@ -51,7 +51,7 @@ public enum WebSocketProtocolViolation: Sendable, Hashable, CustomStringConverti
         case .compressedContinuationFrame: "RSV1 set on a continuation frame"
         case .compressedFrameInsideFragmentedMessage(let opcode):
             "new compressed \(opcode) frame while a fragmented message is unfinished"
-        case .invalidCompressedData(let reason): "cannot inflate a compressed message: \(reason)"
+        case .invalidCompressedData(let reason): "cannot inflate a compressed message: \(reason.escapedForDisplay)"
         }
     }
 }

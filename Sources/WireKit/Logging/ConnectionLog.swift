@@ -2,7 +2,8 @@
 /// role, and the host and port a client connects to (or the address a server accepted). The
 /// drivers call it from their lifecycle and error paths only (connecting, connected, open,
 /// closed, a write refused), never per message; with the sink off each call is one comparison
-/// and nothing is built.
+/// and nothing is built. The peer's text (a close reason, a `Location`, a subprotocol) is
+/// escaped with `escapedForDisplay` as the record is built; error descriptions escape it already.
 package struct ConnectionLog: Sendable {
     package let sink: LogSink
     /// Numbered from 1 per process when the sink is on; 0 when it is off.
@@ -73,7 +74,7 @@ package struct ConnectionLog: Sendable {
 
     /// The opening handshake succeeded.
     func opened(_ info: WebSocketHandshakeInfo) {
-        sink.log(.debug, .webSocket, "open", metadata: metadata(info.subprotocol.map { ["subprotocol": $0] } ?? [:]))
+        sink.log(.debug, .webSocket, "open", metadata: metadata(info.subprotocol.map { ["subprotocol": $0.escapedForDisplay] } ?? [:]))
     }
 
     /// A non-async write was refused because the send buffer is full.
@@ -91,7 +92,7 @@ package struct ConnectionLog: Sendable {
         guard let error = info.error else {
             return sink.log(
                 .debug, .webSocket, "closed",
-                metadata: metadata(["code": code, "reason": info.reason, "clean": String(info.wasClean)]))
+                metadata: metadata(["code": code, "reason": info.reason.escapedForDisplay, "clean": String(info.wasClean)]))
         }
         switch error {
         case .transport(let failure):
@@ -103,19 +104,19 @@ package struct ConnectionLog: Sendable {
         case .redirected(let status, let location, _):
             sink.log(
                 .warning, .webSocket, "handshake redirected (not followed)",
-                metadata: metadata(["status": String(status), "location": location ?? ""]))
+                metadata: metadata(["status": String(status), "location": location?.escapedForDisplay ?? ""]))
         case .invalidHandshakeResponse(let why):
-            sink.log(.error, .webSocket, "invalid handshake response", metadata: metadata(["reason": why]))
+            sink.log(.error, .webSocket, "invalid handshake response", metadata: metadata(["reason": why.escapedForDisplay]))
         case .invalidUpgradeRequest(let status, let why):
             sink.log(
                 .notice, .webSocket, "upgrade request refused",
-                metadata: metadata(["status": String(status), "reason": why]))
+                metadata: metadata(["status": String(status), "reason": why.escapedForDisplay]))
         case .protocolViolation(let violation):
             sink.log(
                 .error, .webSocket, "protocol violation by the peer",
                 metadata: metadata(["code": code, "reason": violation.description]))
         case .invalidUTF8(let why):
-            sink.log(.error, .webSocket, "invalid UTF-8 from the peer", metadata: metadata(["code": code, "reason": why]))
+            sink.log(.error, .webSocket, "invalid UTF-8 from the peer", metadata: metadata(["code": code, "reason": why.escapedForDisplay]))
         case .messageTooBig(let size, let limit):
             sink.log(
                 .notice, .webSocket, "message too big",
@@ -125,7 +126,7 @@ package struct ConnectionLog: Sendable {
         case .connectionClosed(let why):
             sink.log(
                 .notice, .webSocket, "connection lost without a close handshake",
-                metadata: metadata(["code": code, "reason": why]))
+                metadata: metadata(["code": code, "reason": why.escapedForDisplay]))
         case .invalidURL, .invalidRequest, .closed, .notOpen, .sendBufferFull:
             sink.log(.warning, .webSocket, "failed", metadata: metadata(["code": code, "reason": error.description]))
         }

@@ -1,5 +1,12 @@
 /// One thing the library reports: its level, subsystem, message and metadata (connection id,
 /// socket id, close code...), and where in the library's source it was logged.
+///
+/// Safe to print as it is: the library escapes the peer's text (a close reason, an HTTP
+/// `Location`, a channel name, a socket id the server chose) with `escapedForDisplay` when it
+/// builds a record, so no record it writes carries a raw control, bidi or invisible character
+/// and a peer cannot clear a terminal or forge a log line through it. The data itself, verbatim,
+/// is in the events and errors of the API. Records you build yourself: escape what came from a
+/// peer the same way.
 public struct LogRecord: Sendable, Equatable, CustomStringConvertible {
     /// How much it matters.
     public var level: LogLevel

@@ -14,21 +14,22 @@ public enum HTTPProxyError: Error, Sendable, Hashable, CustomStringConvertible {
     /// No answer to CONNECT within the limit (seconds).
     case timedOut(seconds: Double)
 
-    /// What went wrong with the proxy, in words.
+    /// What went wrong with the proxy, in words; the proxy's own text (reason phrase, realm) is
+    /// escaped with `escapedForDisplay`.
     public var description: String {
         switch self {
         case .refused(let status, let reason):
-            "the proxy refused the tunnel with HTTP \(status)\(reason.isEmpty ? "" : " \(reason)")"
+            "the proxy refused the tunnel with HTTP \(status)\(reason.isEmpty ? "" : " \(reason.escapedForDisplay)")"
         case .authenticationRequired(let realm, let credentialsSent):
             (credentialsSent
                 ? "the proxy rejected the credentials (HTTP 407/401)" : "the proxy requires authentication (HTTP 407/401); put user:password in the proxy URL")
-                + (realm.map { ", realm \"\($0)\"" } ?? "")
+                + (realm.map { ", realm \"\($0.escapedForDisplay)\"" } ?? "")
         case .unreachable(let host, let port, let reason):
-            "cannot reach the proxy \(host) port \(port): \(reason)"
+            "cannot reach the proxy \(host.escapedForDisplay) port \(port): \(reason)"
         case .tunnelClosed(let why):
-            "the proxy closed the tunnel: \(why)"
+            "the proxy closed the tunnel: \(why.escapedForDisplay)"
         case .invalidResponse(let why):
-            "invalid answer from the proxy: \(why)"
+            "invalid answer from the proxy: \(why.escapedForDisplay)"
         case .timedOut(let seconds):
             "the proxy did not answer CONNECT within \(seconds) s"
         }
@@ -51,7 +52,7 @@ extension HTTPProxyError {
         /// The reason in words.
         public var description: String {
             switch self {
-            case .hostNotFound(let detail): "host not found (\(detail))"
+            case .hostNotFound(let detail): "host not found (\(detail.escapedForDisplay))"
             case .connectionRefused: "connection refused"
             case .connectTimedOut(let seconds): "no connection within \(seconds) s"
             case .networkUnreachable: "network unreachable"

@@ -23,30 +23,31 @@ public enum TLSError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The configuration cannot be used: unreadable PEM, key not matching the certificate, bad pin.
     case invalidConfiguration(reason: String)
 
-    /// What failed, in words, with the reason OpenSSL or the system gave where there is one.
+    /// What failed, in words, with the reason OpenSSL or the system gave where there is one
+    /// (escaped with `escapedForDisplay`: it can quote the peer's certificate).
     public var description: String {
         switch self {
         case .unavailable(let reason):
-            return "TLS is unavailable on this system: \(reason)"
+            return "TLS is unavailable on this system: \(reason.escapedForDisplay)"
         case .certificateUntrusted(let reason):
-            return "the server's certificate is not trusted (\(reason))"
+            return "the server's certificate is not trusted (\(reason.escapedForDisplay))"
         case .certificateExpired:
             return "the peer's certificate has expired"
         case .certificateNotYetValid:
             return "the peer's certificate is not valid yet"
         case .certificateRejected(let code, let reason):
-            return "the peer's certificate was rejected: \(reason) (verify error \(code))"
+            return "the peer's certificate was rejected: \(reason.escapedForDisplay) (verify error \(code))"
         case .hostnameMismatch(let expected):
-            return "the certificate is not valid for \(expected)"
+            return "the certificate is not valid for \(expected.escapedForDisplay)"
         case .pinMismatch(let presented):
             return "no public key of the peer matches a pinned key (the peer presented "
-                + presented.joined(separator: ", ") + ")"
+                + presented.joined(separator: ", ").escapedForDisplay + ")"
         case .handshakeFailed(let reason):
-            return "the TLS handshake failed: \(reason)"
+            return "the TLS handshake failed: \(reason.escapedForDisplay)"
         case .connectionFailed(let reason):
-            return "the TLS connection failed: \(reason)"
+            return "the TLS connection failed: \(reason.escapedForDisplay)"
         case .invalidConfiguration(let reason):
-            return "invalid TLS configuration: \(reason)"
+            return "invalid TLS configuration: \(reason.escapedForDisplay)"
         }
     }
 }

@@ -32,7 +32,7 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .hostNotFound(let host, let detail):
-            return "host not found: \(host) (\(detail))"
+            return "host not found: \(host.escapedForDisplay) (\(detail.escapedForDisplay))"
         case .connectionRefused(let host, let port):
             return "connection refused by \(host) port \(port)"
         case .connectTimedOut(let host, let port, let seconds):
@@ -46,7 +46,7 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
         case .system(let operation, let code):
             return "\(operation) failed: \(String(cString: strerror(code))) (errno \(code))"
         case .unsupported(let message):
-            return message
+            return message.escapedForDisplay
         case .tls(let error):
             return error.description
         case .proxy(let error):
