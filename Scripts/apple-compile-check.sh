@@ -5,10 +5,14 @@
 # errors in code no Linux build compiles; it cannot prove that Apple's SDK accepts the code
 # (the CI workflow's macOS and iOS jobs do that).
 #
+# What: every target of Package.swift: libraries, the demo, benchmarks, conformance clients and
+# test targets (as `swift test` on macOS would compile them, `@testable` imports included).
+#
 # How: each module's sources are copied with `canImport(Glibc)` and
 # `canImport(FoundationEssentials)` made false (neither exists on Apple platforms), so every
-# `#if` takes the branch an Apple build takes; `canImport(Darwin)`, `canImport(Network)` and
-# `canImport(Security)` are true because the stand-ins are on the module search path. Then the
+# `#if` takes the branch an Apple build takes; `canImport(Darwin)`, `canImport(Network)`,
+# `canImport(Security)` and `canImport(os)` are true because the stand-ins are on the module search
+# path. Then the
 # modules are compiled in dependency order with `swiftc -swift-version 6 -warnings-as-errors`.
 # Foundation and Dispatch stay Linux's. Faithfulness, per stand-in: see the head of each file.
 #
@@ -60,18 +64,18 @@ apple_view() { # TARGET DIRECTORY
     echo "$out"
 }
 
-compile() { # MODULE DIRECTORY [executable]
+compile() { # MODULE DIRECTORY [executable | tests]
     local dir files
     dir=$(apple_view "$1" "$2")
     mapfile -t files < <(find "$dir" -name '*.swift' | sort)
-    if [ "${3:-}" = executable ]; then
+    if [ "${3:-}" = executable ] || [ "${3:-}" = tests ]; then
         swiftc -typecheck -swift-version 6 -warnings-as-errors -package-name pubsub_swift -module-name "$1" \
             -I "$STANDINS" -I "$MODULES" "${files[@]}"
     else
-        swiftc -emit-module -parse-as-library -swift-version 6 -warnings-as-errors -package-name pubsub_swift -module-name "$1" \
-            -I "$STANDINS" -I "$MODULES" -emit-module-path "$MODULES/$1.swiftmodule" "${files[@]}"
+        swiftc -emit-module -parse-as-library -enable-testing -swift-version 6 -warnings-as-errors -package-name pubsub_swift \
+            -module-name "$1" -I "$STANDINS" -I "$MODULES" -emit-module-path "$MODULES/$1.swiftmodule" "${files[@]}"
     fi
-    echo "apple-compile-check: $1 ($(grep -lE 'canImport\((Darwin|Network|Security)\)' "${files[@]}" | wc -l) file(s) with Apple branches)"
+    echo "apple-compile-check: $1 ($(grep -lE 'canImport\((Darwin|Network|Security|os)\)' "${files[@]}" | wc -l) file(s) with Apple branches)"
 }
 
 compile Digests Sources/Digests
@@ -80,12 +84,24 @@ compile WireKit Sources/WireKit
 compile PubSubProtocol Sources/PubSubProtocol
 compile PubSubClient Sources/PubSubClient
 compile PubSubBroker Sources/PubSubBroker
-compile demo Sources/demo executable
+compile demo Sources/demo
 compile BenchSupport Benchmarks/BenchSupport
 compile wirebench Benchmarks/wirebench executable
 compile wirekit-deflatebench Benchmarks/wirekit-deflatebench executable
-# The os.Logger bridge of the logging guide, kept verbatim in this test (DocSnippetsTests).
-swiftc -typecheck -swift-version 6 -warnings-as-errors -module-name WireKitTests -I "$STANDINS" -I "$MODULES" \
-    Tests/WireKitTests/Logging/OSLogBridgeTests.swift
-echo "apple-compile-check: the os.Logger bridge (Tests/WireKitTests/Logging/OSLogBridgeTests.swift)"
+compile wirekit-microbench Benchmarks/wirekit-microbench executable
+compile pubsubbench Benchmarks/pubsubbench executable
+compile pubsub-microbench Benchmarks/pubsub-microbench executable
+compile wirekit-autobahn-client Conformance/wirekit-autobahn-client executable
+compile wirekit-autobahn-server Conformance/wirekit-autobahn-server executable
+compile FuzzHarness Fuzz/Harness
+compile TestSupport Tests/TestSupport
+# The test targets, as `swift test` on macOS compiles them (the os.Logger bridge of the logging
+# guide is one of WireKitTests' files).
+compile DigestsTests Tests/DigestsTests tests
+compile WireKitTests Tests/WireKitTests tests
+compile PubSubProtocolTests Tests/PubSubProtocolTests tests
+compile PubSubClientTests Tests/PubSubClientTests tests
+compile PubSubBrokerTests Tests/PubSubBrokerTests tests
+compile DemoTests Tests/DemoTests tests
+compile FuzzHarnessTests Fuzz/Tests tests
 echo "apple-compile-check: every module compiled against the Apple stand-ins in $(( $(date +%s) - T0 ))s"
