@@ -126,7 +126,7 @@ public final class NWConnection: @unchecked Sendable {
     /// [doc] `@preconcurrency final var stateUpdateHandler: (@Sendable (NWConnection.State) -> Void)? { get set }`.
     @preconcurrency public final var stateUpdateHandler: (@Sendable (NWConnection.State) -> Void)?
 
-    /// [not found] `start(queue:)` / `cancel()` pages; used as `func start(queue: DispatchQueue)`, `func cancel()`.
+    /// [doc] `final func start(queue: DispatchQueue)`, `final func cancel()`.
     public final func start(queue: DispatchQueue) {}
     public final func cancel() {}
 
@@ -145,8 +145,8 @@ public final class NWConnection: @unchecked Sendable {
 
 // MARK: Path monitoring
 
-/// [doc] `NWPath`; [not found] `status: NWPath.Status` with `satisfied`, `unsatisfied`,
-/// `requiresConnection` (the pages found list it under "Checking path status" only by name).
+/// [doc] `NWPath.Status` (`enum Status`) with `unsatisfied`, `satisfied`, `requiresConnection`;
+/// [not found] the page of `NWPath.status` itself, declared as `let status: NWPath.Status`.
 public struct NWPath: Sendable {
     public enum Status: Sendable, Equatable {
         case satisfied, unsatisfied, requiresConnection

@@ -50,8 +50,8 @@ public struct OSLogMessage: ExpressibleByStringInterpolation {
     public init(stringInterpolation: OSLogInterpolation) { interpolation = stringInterpolation }
 }
 
-/// [doc] `struct Logger`; `init(subsystem: String, category: String)`. [not found] the page of
-/// `log(level:_:)`; declared as public sources call it: `func log(level: OSLogType, _ message: OSLogMessage)`.
+/// [doc] `struct Logger`; `init(subsystem: String, category: String)`;
+/// `func log(level: OSLogType, _ message: OSLogMessage)`.
 public struct Logger {
     public init(subsystem: String, category: String) {}
     public func log(level: OSLogType, _ message: OSLogMessage) {}
