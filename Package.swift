@@ -6,15 +6,15 @@ import PackageDescription
 let package = Package(
     name: "pubsub-swift",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    // What a depending package can use. The benchmark and conformance executables are targets
+    // only: `swift run wirebench`, `swift build --product wirebench` still work in this package.
     products: [
         .library(name: "WireKit", targets: ["WireKit"]),
+        // The wire model on its own (PubSubClient and PubSubBroker re-export it).
+        .library(name: "PubSubProtocol", targets: ["PubSubProtocol"]),
         .library(name: "PubSubClient", targets: ["PubSubClient"]),
         .library(name: "PubSubBroker", targets: ["PubSubBroker"]),
         .executable(name: "demo", targets: ["demo"]),
-        .executable(name: "wirekit-microbench", targets: ["wirekit-microbench"]),
-        .executable(name: "wirebench", targets: ["wirebench"]),
-        .executable(name: "pubsubbench", targets: ["pubsubbench"]),
-        .executable(name: "pubsub-microbench", targets: ["pubsub-microbench"]),
     ],
     targets: [
         // SHA-1, SHA-256 and HMAC, shared by the WebSocket handshake, TLS pinning and JWT.

