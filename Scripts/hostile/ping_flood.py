@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
 """A peer that floods WebSocket pings and never reads, measuring the target's resident memory.
 
-Against a server (the broker), as a client: connects, upgrades (unless --no-handshake), sends
---count masked pings with the all-zero key as fast as the target takes them, never reads.
+Against a server (the broker), as a client: connects, upgrades and sends SocketCluster's
+#handshake (unless --no-handshake), then sends --count masked pings with the all-zero key as
+fast as the target takes them, and never reads again. --payload 125 makes each unanswered pong
+127 bytes; --batch sets how many pings go per send call.
 
     swift build -c release --product demo
     .build/release/demo broker --port 8123 &
-    Scripts/hostile/ping_flood.py --port 8123 --pid $! --count 8000000
+    Scripts/hostile/ping_flood.py --port 8123 --pid $! --count 8000000 --payload 125 --batch 512
 
 Against a client, as a hostile SocketCluster server (--serve): accepts one upgrade, answers the
 client's #handshake, then floods unmasked pings without reading. --spawn starts the client
 (stdin kept open) once the port listens:
 
-    Scripts/hostile/ping_flood.py --serve --port 8124 --count 8000000 \\
+    Scripts/hostile/ping_flood.py --serve --port 8124 --count 8000000 --payload 125 --batch 512 \\
         --spawn ".build/release/demo chat --url ws://127.0.0.1:8124/socketcluster/ --name a"
 
 Prints the target's RSS (VmRSS) every --interval seconds, then its rest (before the flood),
@@ -22,7 +24,7 @@ then watches for --hold seconds more. Standard library only.
 import argparse, base64, hashlib, json, os, select, shlex, socket, struct, subprocess, sys, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "flood"))
-from floodwire import connect, peak_rss, rss  # noqa: E402
+from floodwire import Reader, connect, handshake, peak_rss, rss  # noqa: E402
 
 MIB = 1 << 20
 GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
@@ -105,7 +107,12 @@ def main():
     p.add_argument("--seconds", type=float, default=20, help="stop sending after this long")
     p.add_argument("--hold", type=float, default=3, help="keep watching this long after the last ping")
     p.add_argument("--interval", type=float, default=1, help="seconds between RSS lines")
+    p.add_argument("--batch", type=int, default=1,
+                   help="pings per send call (TCP_NODELAY is on: small batches reach the target in many small reads)")
+    p.add_argument("--payload", type=int, default=0, help="ping payload size in bytes (0...125)")
     a = p.parse_args()
+    if not 0 <= a.payload <= 125:
+        p.error("--payload is 0...125")
     if not a.pid and not a.spawn:
         p.error("give --pid or --spawn")
 
@@ -127,17 +134,19 @@ def main():
             hello = json.loads(read_client_text(s, buf))
             s.sendall(server_text(json.dumps({"rid": hello.get("cid", 1), "data": {
                 "id": "x", "pingTimeout": 20000, "isAuthenticated": False}})))
-            ping = b"\x89\x00"  # unmasked, empty
+            ping = bytes([0x89, a.payload]) + b"p" * a.payload  # unmasked
         elif a.no_handshake:
             s = socket.create_connection(("127.0.0.1", a.port))
-            ping = b"\x89\x80\0\0\0\0"
+            ping = bytes([0x89, 0x80 | a.payload]) + b"\0\0\0\0" + b"p" * a.payload
         else:
             s = connect(a.port)
-            ping = b"\x89\x80\0\0\0\0"  # masked with the all-zero key, empty
+            handshake(s, Reader(s))  # SocketCluster's #handshake, so the broker keeps the connection
+            ping = bytes([0x89, 0x80 | a.payload]) + b"\0\0\0\0" + b"p" * a.payload  # all-zero masking key
         time.sleep(0.5)
         rest = max(rest, rss(a.pid))
         s.setblocking(False)
-        batch_count = 65536
+        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        batch_count = max(1, a.batch)
         batch = ping * batch_count
         print("target pid %d, rest %s MiB; sending %d pings of %d bytes (%s mode)"
               % (a.pid, mib(rest), a.count, len(ping), "server" if a.serve else "client"), flush=True)
@@ -160,12 +169,10 @@ def main():
             if not len(pending):
                 pending = memoryview(batch if total - queued >= len(batch) else ping * ((total - queued) // len(ping)))
                 queued += len(pending)
-            _, writable, _ = select.select([], [s], [], 0.05)
-            if not writable:
-                continue
             try:
                 k = s.send(pending)
             except BlockingIOError:
+                select.select([], [s], [], 0.05)
                 continue
             except OSError as error:
                 print("the target ended the connection: %s" % error, flush=True)
