@@ -92,6 +92,18 @@ def wait_for_port(port, seconds=20):
     raise SystemExit("nothing listens on port %d" % port)
 
 
+def alive_rss(pid):
+    """The target's VmRSS, or raises SystemExit when it exited."""
+    value = rss(pid)
+    if value is None:
+        raise TargetExited()
+    return value
+
+
+class TargetExited(Exception):
+    pass
+
+
 def mib(n):
     return "%.1f" % (n / MIB)
 
@@ -126,6 +138,7 @@ def main():
         a.pid = child.pid
         if not a.serve:
             wait_for_port(a.port)
+    peak = 0
     try:
         time.sleep(0.5)
         rest = rss(a.pid)
@@ -162,7 +175,7 @@ def main():
             if now - start > a.seconds:
                 break
             if now >= next_report:
-                current = rss(a.pid)
+                current = alive_rss(a.pid)
                 peak = max(peak, current)
                 print("t=%5.1fs pings=%9d rss=%7s MiB" % (now - start, done // len(ping), mib(current)), flush=True)
                 next_report += a.interval
@@ -184,14 +197,16 @@ def main():
         print("sent %d pings in %.1f s" % (sent, elapsed), flush=True)
         end = time.time() + a.hold
         while time.time() < end:
-            current = rss(a.pid)
+            current = alive_rss(a.pid)
             peak = max(peak, current)
             time.sleep(min(a.interval, 0.5))
-        final = rss(a.pid)
+        final = alive_rss(a.pid)
         peak = max(peak, final)
         print("rest %s MiB, peak %s MiB (+%s), final %s MiB, VmHWM %s MiB"
               % (mib(rest), mib(peak), mib(peak - rest), mib(final), mib(peak_rss(a.pid))), flush=True)
         s.close()
+    except (TargetExited, FileNotFoundError):
+        print("the target exited; peak RSS seen %s MiB" % mib(peak), flush=True)
     finally:
         if child:
             child.terminate()

@@ -30,11 +30,13 @@ public struct WebSocketServerOptions: Sendable {
     public var messageTimeout: Duration?
     /// Bytes that the unfinished messages of all this server's connections may hold together,
     /// counting only messages that need more than 64 KiB (see `PartialMessageBudget`). Default
-    /// 64 MiB: four 16 MiB messages arriving at once, while 50 peers that each announce 16 MiB
-    /// and send most of it hold at most 64 MiB plus 64 KiB each. A message that would take the
-    /// budget past it fails its connection with 1009 and `.partialMessageBudgetExceeded`.
-    /// `nil`: no shared bound (each connection is still bounded by `maxMessageSize`). Read the
-    /// amount in use with `WebSocketServer.partialMessageBytes`. `ws` has no equivalent.
+    /// 128 MiB: room for one message of PubSubBroker's 100 MiB `maxPayload` or eight of 16 MiB
+    /// at once, while 50 peers that each announce 16 MiB and send most of it hold at most
+    /// 128 MiB plus 64 KiB each. A message that would take the budget past it fails its
+    /// connection with 1009 and `.partialMessageBudgetExceeded`; keep it above
+    /// `maxMessageSize`, or the largest messages can never arrive. `nil`: no shared bound (each
+    /// connection is still bounded by `maxMessageSize`). Read the amount in use with
+    /// `WebSocketServer.partialMessageBytes`. Neither `ws` nor socketcluster-server has one.
     public var maxPartialMessageBytes: Int?
     /// How long `ping()` waits for its pong by default.
     public var pingTimeout: Duration
@@ -84,7 +86,7 @@ public struct WebSocketServerOptions: Sendable {
         closeTimeout: Duration = .seconds(5),
         keepalive: WebSocketKeepalive? = WebSocketKeepalive(interval: .seconds(20), timeout: .seconds(20)),
         messageTimeout: Duration? = .seconds(60),
-        maxPartialMessageBytes: Int? = 64 << 20,
+        maxPartialMessageBytes: Int? = 128 << 20,
         pingTimeout: Duration = .seconds(10),
         sendHighWaterMark: Int = 1 << 20,
         writeLimit: Int = 16 << 20,
