@@ -231,6 +231,10 @@ package final class WebSocketConnectionDriver: @unchecked Sendable {
     private func armTimer() {
         let deadline = transportIsClosed ? nil : machine.nextDeadline
         guard deadline != armedDeadline else { return }
+        // A deadline that moved later (keepalive, which every read pushes back) keeps the timer
+        // armed for the earlier instant: it then fires early, finds nothing due and is re-armed,
+        // at most once per keepalive interval instead of a reschedule after every read.
+        if let deadline, let armed = armedDeadline, armed < deadline { return }
         armedDeadline = deadline
         guard let deadline else {
             timer?.schedule(deadline: .distantFuture)
