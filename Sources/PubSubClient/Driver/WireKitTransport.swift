@@ -155,7 +155,7 @@ extension TransportFailure {
         case .handshakeRejected(let status, _, _): return .upgradeRejected(status: status)
         case .redirected(let status, let location, _): return .redirected(status: status, location: location)
         case .invalidHandshakeResponse, .invalidUpgradeRequest: return .invalidHandshake
-        case .protocolViolation, .invalidUTF8, .messageTooBig: return .protocolViolation
+        case .protocolViolation, .invalidUTF8, .messageTooBig, .partialMessageBudgetExceeded: return .protocolViolation
         case .connectionClosed, .closed, .notOpen, .sendBufferFull: return .connectionLost
         }
     }

@@ -91,7 +91,8 @@ public final class WebSocket: Sendable {
         set { connection.withCallbacks { $0.onBinary = newValue } }
     }
 
-    /// Called with each ping's payload (the pong is already on its way).
+    /// Called with each ping's payload; WireKit answers by itself (one pong, with the latest
+    /// payload, for pings that arrive while an earlier pong is still waiting to be written).
     public var onPing: (@Sendable (Data) -> Void)? {
         get { connection.withCallbacks { $0.onPing } }
         set { connection.withCallbacks { $0.onPing = newValue } }

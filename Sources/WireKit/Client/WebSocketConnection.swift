@@ -102,6 +102,7 @@ final class WebSocketConnection: @unchecked Sendable {
         let configuration = options.configuration
         let factory = options.transportFactory
         let connectTimeout = options.connectTimeout
+        let writeLimit = options.writeLimit
         let proxy = try options.proxy(for: url)
         let log = ConnectionLog(sink: options.logSink, client: url, proxy: proxy)
         self.log = log
@@ -109,7 +110,7 @@ final class WebSocketConnection: @unchecked Sendable {
             let transport = try factory.makeTransport(url, connectTimeout: connectTimeout, proxy: proxy)
             return WebSocketConnectionDriver(
                 machine: WebSocketStateMachine(client: handshake, configuration: configuration),
-                transport: transport, queue: queue, log: log)
+                transport: transport, queue: queue, writeLimit: writeLimit, log: log)
         }
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
         reader.setOwner(self)
@@ -136,7 +137,7 @@ final class WebSocketConnection: @unchecked Sendable {
         makeDriver = nil
         let machine = WebSocketStateMachine(server: configuration, acceptRequest: acceptRequest)
         self.log = log
-        self.driver = WebSocketConnectionDriver(machine: machine, transport: transport, queue: queue, log: log)
+        self.driver = WebSocketConnectionDriver(machine: machine, transport: transport, queue: queue, writeLimit: writeLimit, log: log)
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
         reader.setOwner(self)
     }

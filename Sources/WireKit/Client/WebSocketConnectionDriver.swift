@@ -10,6 +10,11 @@ import Dispatch
 /// `client(url:options:queue:)`, reads `onEvent`, queues messages with `sendText(trustedUTF8:)` and sends
 /// them with one `flush()` per step of its own, with no lock and no dispatch per message.
 ///
+/// Against a peer that sends and never reads, it writes a pong only once the one it wrote
+/// before has left its transport (the machine keeps answering just the latest ping meanwhile),
+/// and it stops reading the transport while more than `writeLimit` bytes wait to be written,
+/// until they all were (TCP then pushes back on the peer).
+///
 /// `@unchecked Sendable`: every mutable property is confined to `queue`; call `start`,
 /// `perform`, `sendText` and `flush` on it only. Events reach `onEvent` on `queue`, in order.
 package final class WebSocketConnectionDriver: @unchecked Sendable {
@@ -24,6 +29,15 @@ package final class WebSocketConnectionDriver: @unchecked Sendable {
     private var pumpAgain = false
     private var transportCloseRequested = false
     private(set) var transportIsClosed = false
+    /// Buffered bytes beyond which reading stops until the transport drained (`Int.max`: never).
+    private let writeLimit: Int
+    /// Reading paused by the owner (`setReadingPaused`).
+    private var readingPausedByOwner = false
+    /// Reading paused because more than `writeLimit` bytes wait to be written.
+    private(set) var readingPausedForOutput = false
+    /// Transport bytes (in the transport's own count) queued behind the last pong written, or
+    /// `nil` once that pong left the transport: while it has not, newer pongs stay owed.
+    private var bytesBehindPong: Int?
     /// Lifecycle and error records (connecting, open, closed and why); never per message.
     let log: ConnectionLog
 
@@ -35,10 +49,14 @@ package final class WebSocketConnectionDriver: @unchecked Sendable {
     /// batch of events rather than once per event.
     var onPumpFinished: () -> Void = {}
 
-    init(machine: WebSocketStateMachine, transport: any Transport, queue: DispatchQueue, log: ConnectionLog = .off) {
+    init(
+        machine: WebSocketStateMachine, transport: any Transport, queue: DispatchQueue, writeLimit: Int = .max,
+        log: ConnectionLog = .off
+    ) {
         self.machine = machine
         self.transport = transport
         self.queue = queue
+        self.writeLimit = writeLimit
         self.log = log
     }
 
@@ -58,7 +76,7 @@ package final class WebSocketConnectionDriver: @unchecked Sendable {
         let transport = try options.transportFactory.makeTransport(url, options.connectTimeout)
         return WebSocketConnectionDriver(
             machine: WebSocketStateMachine(client: handshake, configuration: options.configuration),
-            transport: transport, queue: queue,
+            transport: transport, queue: queue, writeLimit: options.writeLimit,
             log: ConnectionLog(sink: options.logSink, client: url, proxy: nil))
     }
 
@@ -104,8 +122,13 @@ package final class WebSocketConnectionDriver: @unchecked Sendable {
     /// Stops or resumes reading the transport (TCP then pushes back on the peer); events already
     /// read are still delivered. On `queue` only.
     package func setReadingPaused(_ paused: Bool) {
+        readingPausedByOwner = paused
+        applyReadingPause()
+    }
+
+    private func applyReadingPause() {
         guard !transportIsClosed else { return }
-        transport.setReadingPaused(paused)
+        transport.setReadingPaused(readingPausedByOwner || readingPausedForOutput)
     }
 
     /// The machine's phase.
@@ -121,6 +144,10 @@ package final class WebSocketConnectionDriver: @unchecked Sendable {
         case .received(let bytes):
             machine.receive(bytes, now: Self.now())
         case .writable:
+            if readingPausedForOutput {
+                readingPausedForOutput = false
+                applyReadingPause()
+            }
             onWritable()
         case .inputClosed:
             machine.transportClosed(now: Self.now())
@@ -180,15 +207,34 @@ package final class WebSocketConnectionDriver: @unchecked Sendable {
             _ = machine.takeOutput()
             return
         }
-        machine.takeOutput(appendingTo: &spareOutput)
+        // A pong is written only once the one written before it left the transport: it was the
+        // last of its write, so it left when no more than what was queued behind it is buffered.
+        if let behind = bytesBehindPong, transport.bufferedAmount <= behind { bytesBehindPong = nil }
+        let bufferedBefore = bytesBehindPong == nil ? 0 : transport.bufferedAmount
+        let placedPong = machine.takeOutput(appendingTo: &spareOutput, includingPong: bytesBehindPong == nil)
+        guard !spareOutput.isEmpty else { return }
         transport.write(spareOutput)
         // Unique again unless the transport kept it (partial write): then this allocates anew.
         spareOutput.removeAll(keepingCapacity: true)
+        let buffered = transport.bufferedAmount
+        if placedPong {
+            bytesBehindPong = 0
+        } else if let behind = bytesBehindPong {
+            bytesBehindPong = behind + max(0, buffered - bufferedBefore)
+        }
+        if buffered > writeLimit, !readingPausedForOutput {
+            readingPausedForOutput = true
+            applyReadingPause()
+        }
     }
 
     private func armTimer() {
         let deadline = transportIsClosed ? nil : machine.nextDeadline
         guard deadline != armedDeadline else { return }
+        // A deadline that moved later (keepalive, which every read pushes back) keeps the timer
+        // armed for the earlier instant: it then fires early, finds nothing due and is re-armed,
+        // at most once per keepalive interval instead of a reschedule after every read.
+        if let deadline, let armed = armedDeadline, armed < deadline { return }
         armedDeadline = deadline
         guard let deadline else {
             timer?.schedule(deadline: .distantFuture)

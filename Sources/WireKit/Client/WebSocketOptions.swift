@@ -18,12 +18,21 @@ public struct WebSocketOptions: Sendable {
     public var closeTimeout: Duration
     /// Optional keepalive pings that fail a silent connection.
     public var keepalive: WebSocketKeepalive?
+    /// How long a message may take to arrive once its first frame header did; at the deadline
+    /// the connection fails with 1008 (policy violation) and `.timedOut(.message(limit:))`.
+    /// `nil` (the default): no deadline, as in browsers (a server's slow message is bounded by
+    /// `maxMessageSize` and `keepalive`).
+    public var messageTimeout: Duration?
     /// How long `ping()` waits for its pong by default.
     public var pingTimeout: Duration
     /// Buffered outgoing bytes above which the async `send` waits for the socket to drain.
     public var sendHighWaterMark: Int
     /// Buffered outgoing bytes beyond which the non-async `write` throws `.sendBufferFull`
-    /// instead of buffering more (a message always fits an empty buffer). `Int.max` for none.
+    /// instead of buffering more (a message always fits an empty buffer). Default 16 MiB;
+    /// `Int.max` for none. Everything waiting counts: messages, pongs, close frames. While more
+    /// than this waits, the connection also stops reading from the server until all of it was
+    /// handed to the kernel. Pongs never pile up: only the latest ping is answered while an
+    /// earlier pong still waits.
     public var writeLimit: Int
     /// Bytes of received messages waiting unread in `messages` above which the connection stops
     /// reading the socket, so TCP pushes back on the peer (Python `websockets`' `max_queue`).
@@ -56,6 +65,7 @@ public struct WebSocketOptions: Sendable {
         maxFrameSize: Int? = nil,
         closeTimeout: Duration = .seconds(5),
         keepalive: WebSocketKeepalive? = nil,
+        messageTimeout: Duration? = nil,
         pingTimeout: Duration = .seconds(10),
         sendHighWaterMark: Int = 1 << 20,
         writeLimit: Int = 16 << 20,
@@ -76,6 +86,7 @@ public struct WebSocketOptions: Sendable {
         self.maxFrameSize = maxFrameSize
         self.closeTimeout = closeTimeout
         self.keepalive = keepalive
+        self.messageTimeout = messageTimeout
         self.pingTimeout = pingTimeout
         self.sendHighWaterMark = sendHighWaterMark
         self.writeLimit = writeLimit
@@ -96,7 +107,8 @@ public struct WebSocketOptions: Sendable {
             handshakeTimeout: handshakeTimeout,
             closeTimeout: closeTimeout,
             keepalive: keepalive,
-            perMessageDeflate: perMessageDeflate
+            perMessageDeflate: perMessageDeflate,
+            messageTimeout: messageTimeout
         )
     }
 }

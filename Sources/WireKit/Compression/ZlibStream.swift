@@ -76,18 +76,23 @@ final class ZlibStream: @unchecked Sendable {
     /// Compresses `input` and sync-flushes, appending the output to `output` (it ends with the
     /// empty stored block 00 00 FF FF).
     func deflate(_ input: UnsafeRawBufferPointer, into output: inout [UInt8]) throws(ZlibError) {
-        _ = try run(input, into: &output, limit: Int.max) { zlib.deflate(stream, Self.Z_SYNC_FLUSH) }
+        var unconsumed = 0
+        _ = try run(input, into: &output, limit: Int.max, unconsumed: &unconsumed) { zlib.deflate(stream, Self.Z_SYNC_FLUSH) }
     }
 
     /// Decompresses `input`, appending to `output`. Returns false, having stopped, as soon as
-    /// `output` would exceed `limit` bytes.
-    func inflate(_ input: UnsafeRawBufferPointer, into output: inout [UInt8], limit: Int) throws(ZlibError) -> Bool {
-        try run(input, into: &output, limit: limit) { zlib.inflate(stream, Self.Z_SYNC_FLUSH) }
+    /// `output` would exceed `limit` bytes; `unconsumed` is then how many bytes at the end of
+    /// `input` zlib has not read yet (a later call with them and a higher limit goes on).
+    func inflate(_ input: UnsafeRawBufferPointer, into output: inout [UInt8], limit: Int, unconsumed: inout Int) throws(ZlibError) -> Bool {
+        try run(input, into: &output, limit: limit, unconsumed: &unconsumed) { zlib.inflate(stream, Self.Z_SYNC_FLUSH) }
     }
 
     /// Feeds all of `input`, growing `output` until zlib has no more to give. False when the
-    /// output reached `limit` + 1 bytes.
-    private func run(_ input: UnsafeRawBufferPointer, into output: inout [UInt8], limit: Int, step: () -> Int32) throws(ZlibError) -> Bool {
+    /// output reached `limit` + 1 bytes, with the input zlib has not read in `unconsumed`.
+    private func run(
+        _ input: UnsafeRawBufferPointer, into output: inout [UInt8], limit: Int, unconsumed: inout Int, step: () -> Int32
+    ) throws(ZlibError) -> Bool {
+        unconsumed = 0
         stream.storeBytes(of: input.baseAddress, toByteOffset: ZlibLibrary.Field.nextIn, as: UnsafeRawPointer?.self)
         stream.storeBytes(of: UInt32(input.count), toByteOffset: ZlibLibrary.Field.availIn, as: UInt32.self)
         defer {
@@ -98,7 +103,10 @@ final class ZlibStream: @unchecked Sendable {
         return try withUnsafeTemporaryAllocation(byteCount: Self.chunkSize, alignment: 16) { chunk throws(ZlibError) -> Bool in
             while true {
                 let room = limit == .max ? Self.chunkSize : min(Self.chunkSize, limit + 1 - output.count)
-                guard room > 0 else { return false }
+                guard room > 0 else {
+                    unconsumed = Int(stream.load(fromByteOffset: ZlibLibrary.Field.availIn, as: UInt32.self))
+                    return false
+                }
                 stream.storeBytes(of: chunk.baseAddress, toByteOffset: ZlibLibrary.Field.nextOut, as: UnsafeMutableRawPointer?.self)
                 stream.storeBytes(of: UInt32(room), toByteOffset: ZlibLibrary.Field.availOut, as: UInt32.self)
                 let code = step()
@@ -117,7 +125,10 @@ final class ZlibStream: @unchecked Sendable {
                     }
                     // Done when the input is used up and zlib did not fill the space it had.
                     if availableIn == 0 && produced < room { return true }
-                    if limit != .max && output.count > limit { return false }
+                    if limit != .max && output.count > limit {
+                        unconsumed = Int(availableIn)
+                        return false
+                    }
                 default:
                     throw .failed(code: code, message: message)
                 }

@@ -17,7 +17,8 @@ import Darwin
 /// is delivered. Memory follows the bytes that actually arrived, never the length a header
 /// announces: at most `initialReservation` is reserved up front, then the storage doubles (capped
 /// at the announced length) as the payload arrives, so a peer that announces 16 MiB and sends one
-/// byte costs 64 KiB, not 16 MiB.
+/// byte costs 64 KiB, not 16 MiB. Storage beyond 64 KiB is first covered by the shared
+/// `PartialMessageBudget`, when there is one (1009 when it cannot be).
 struct MessageAssembler: Sendable {
     /// Largest message accepted, in bytes.
     var maxMessageSize: Int
@@ -34,6 +35,8 @@ struct MessageAssembler: Sendable {
     /// Payload length of the frame being received, in bytes.
     private var frameLength = 0
     private var validator = UTF8Validator()
+    /// What the message being received holds of the shared budget.
+    private var charge: PartialMessageCharge
 
     /// Buffers above this capacity, in bytes, are released after their message.
     private static let retainedCapacity = 1 << 20
@@ -45,8 +48,18 @@ struct MessageAssembler: Sendable {
     /// binary payload's storage); for tests that check reservations follow received bytes.
     var reservedBytes: Int { buffer.capacity + (binaryPayload?.count ?? 0) }
 
-    init(maxMessageSize: Int) {
+    init(maxMessageSize: Int, budget: PartialMessageBudget? = nil) {
         self.maxMessageSize = maxMessageSize
+        charge = PartialMessageCharge(budget: budget)
+    }
+
+    /// Bytes the message being received holds of the shared budget.
+    var chargedBytes: Int { charge.charged }
+
+    /// Gives back what the message being received holds of the shared budget (the connection
+    /// ended with the message unfinished).
+    mutating func releaseBudget() {
+        charge.releaseAll()
     }
 
     /// A data frame (text, binary or continuation) header arrived.
@@ -80,7 +93,7 @@ struct MessageAssembler: Sendable {
             return isText ? try directText(slice, key: key) : directBinary(slice, key: key)
         }
         if !isText && frameIsFinal && buffer.isEmpty {
-            return receiveBinaryPayload(slice, key: key, offset: offset, isFrameEnd: isFrameEnd)
+            return try receiveBinaryPayload(slice, key: key, offset: offset, isFrameEnd: isFrameEnd)
         }
         if offset == 0 && frameIsFinal && buffer.isEmpty {
             // The last (or only) frame of a text message: its announced size, up to a modest cap,
@@ -88,6 +101,7 @@ struct MessageAssembler: Sendable {
             buffer.reserveCapacity(min(frameLength, Self.initialReservation))
         }
         let start = buffer.count
+        if start + slice.count > charge.allowance { try coverBufferGrowth(to: start + slice.count) }
         buffer.append(contentsOf: slice)
         if let key {
             buffer.withUnsafeMutableBytes { all in
@@ -104,12 +118,23 @@ struct MessageAssembler: Sendable {
         }
         let event: WebSocketEvent = isText ? .text(String(decoding: buffer, as: UTF8.self)) : .binary(Data(buffer))
         messageOpcode = nil
+        charge.releaseAll()
         if buffer.capacity > Self.retainedCapacity {
             buffer = []
         } else {
             buffer.removeAll(keepingCapacity: true)
         }
         return event
+    }
+
+    /// The reassembly buffer must hold `needed` bytes beyond what the budget covers: covers the
+    /// storage it will have (doubling when it grows), or throws 1009.
+    private mutating func coverBufferGrowth(to needed: Int) throws(WebSocketError) {
+        let target = needed > buffer.capacity ? max(needed, buffer.capacity * 2) : min(buffer.capacity, max(needed, charge.charged * 2))
+        guard charge.cover(target) else {
+            throw .partialMessageBudgetExceeded(size: target, budget: charge.budget?.limit ?? 0)
+        }
+        if target > buffer.capacity { buffer.reserveCapacity(target) }
     }
 
     private func invalidText() -> WebSocketError {
@@ -141,13 +166,15 @@ struct MessageAssembler: Sendable {
 
     /// A slice of an unfragmented binary message (or of the only non-empty fragment) that spans
     /// several reads: copied, unmasked, into the `Data` that will be delivered.
-    private mutating func receiveBinaryPayload(_ slice: UnsafeRawBufferPointer, key: WebSocketMaskingKey?, offset: Int, isFrameEnd: Bool) -> WebSocketEvent? {
+    private mutating func receiveBinaryPayload(_ slice: UnsafeRawBufferPointer, key: WebSocketMaskingKey?, offset: Int, isFrameEnd: Bool) throws(WebSocketError)
+        -> WebSocketEvent?
+    {
         if offset == 0 || binaryPayload == nil {
             binaryPayload = Self.uninitializedData(count: min(frameLength, Self.initialReservation))
         }
         let end = offset + slice.count
         if let reserved = binaryPayload?.count, end > reserved {
-            growBinaryPayload(to: end, received: offset)
+            try growBinaryPayload(to: end, received: offset)
         }
         if !slice.isEmpty {
             binaryPayload?.withUnsafeMutableBytes { all in
@@ -162,15 +189,20 @@ struct MessageAssembler: Sendable {
         guard isFrameEnd, let payload = binaryPayload else { return nil }
         binaryPayload = nil
         messageOpcode = nil
+        charge.releaseAll()
         return .binary(payload)
     }
 
     /// Moves the `received` bytes of the binary payload into storage of at least `needed` bytes:
     /// double the current storage, never more than the frame's length (which the last growth
     /// reaches exactly, so the delivered `Data` has the message's count).
-    private mutating func growBinaryPayload(to needed: Int, received: Int) {
+    private mutating func growBinaryPayload(to needed: Int, received: Int) throws(WebSocketError) {
         let reserved = binaryPayload?.count ?? 0
-        var grown = Self.uninitializedData(count: min(frameLength, max(needed, reserved * 2)))
+        let count = min(frameLength, max(needed, reserved * 2))
+        guard charge.cover(count) else {
+            throw .partialMessageBudgetExceeded(size: count, budget: charge.budget?.limit ?? 0)
+        }
+        var grown = Self.uninitializedData(count: count)
         if let old = binaryPayload, received > 0 {
             grown.withUnsafeMutableBytes { destination in
                 old.withUnsafeBytes { source in

@@ -26,15 +26,29 @@ struct PerMessageDeflate: Sendable {
     /// Opcode of the compressed message being received, `nil` between messages.
     private(set) var inboundOpcode: WebSocketOpcode?
     private var inboundFrameIsFinal = false
+    /// What the inflated message being received holds of the shared budget.
+    private var charge: PartialMessageCharge
 
     private static let trailer: [UInt8] = [0x00, 0x00, 0xFF, 0xFF]
     private static let retainedCapacity = 1 << 20
 
-    init(parameters: PerMessageDeflateParameters, role: WebSocketRole, options: PerMessageDeflateOptions, maxMessageSize: Int) {
+    init(
+        parameters: PerMessageDeflateParameters, role: WebSocketRole, options: PerMessageDeflateOptions, maxMessageSize: Int,
+        budget: PartialMessageBudget? = nil
+    ) {
         self.parameters = parameters
         self.role = role
         self.options = options
         self.maxMessageSize = maxMessageSize
+        charge = PartialMessageCharge(budget: budget)
+    }
+
+    /// Bytes the inflated message being received holds of the shared budget.
+    var chargedBytes: Int { charge.charged }
+
+    /// Gives back what the message being received holds of the shared budget.
+    mutating func releaseBudget() {
+        charge.releaseAll()
     }
 
     private var sendWindowBits: Int { role == .client ? parameters.clientMaxWindowBits : parameters.serverMaxWindowBits }
@@ -120,21 +134,32 @@ struct PerMessageDeflate: Sendable {
         } else {
             event = .binary(Data(inflated))
         }
+        charge.releaseAll()
         if inflated.capacity > Self.retainedCapacity { inflated = [] } else { inflated.removeAll(keepingCapacity: true) }
         if unmasked.capacity > Self.retainedCapacity { unmasked = [] }
         return event
     }
 
-    /// Inflates onto `inflated`; returns the failure, if any.
+    /// Inflates onto `inflated`; returns the failure, if any. Output beyond what the shared
+    /// budget covers stops zlib, is covered (doubling), and inflating goes on from there.
     private mutating func inflate(_ bytes: UnsafeRawBufferPointer) -> WebSocketError? {
-        let withinLimit: Bool
-        do throws(ZlibError) {
-            if inflater == nil { inflater = try ZlibStream(inflateWindowBits: receiveWindowBits) }
-            if inflater!.streamEnded { throw .failed(code: 1, message: "data after the end of the deflate stream") }
-            withinLimit = try inflater!.inflate(bytes, into: &inflated, limit: maxMessageSize)
-        } catch {
-            return .protocolViolation(.invalidCompressedData(reason: "\(error)"))
+        var input = bytes
+        while true {
+            let limit = min(maxMessageSize, charge.allowance)
+            var unconsumed = 0
+            let withinLimit: Bool
+            do throws(ZlibError) {
+                if inflater == nil { inflater = try ZlibStream(inflateWindowBits: receiveWindowBits) }
+                if inflater!.streamEnded { throw .failed(code: 1, message: "data after the end of the deflate stream") }
+                withinLimit = try inflater!.inflate(input, into: &inflated, limit: limit, unconsumed: &unconsumed)
+            } catch {
+                return .protocolViolation(.invalidCompressedData(reason: "\(error)"))
+            }
+            if withinLimit { return nil }
+            if limit >= maxMessageSize { return .messageTooBig(size: UInt64(inflated.count), limit: maxMessageSize) }
+            let target = min(maxMessageSize, max(inflated.count, limit * 2))
+            guard charge.cover(target) else { return .partialMessageBudgetExceeded(size: target, budget: charge.budget?.limit ?? 0) }
+            input = UnsafeRawBufferPointer(rebasing: input[(input.count - unconsumed)...])
         }
-        return withinLimit ? nil : .messageTooBig(size: UInt64(inflated.count), limit: maxMessageSize)
     }
 }

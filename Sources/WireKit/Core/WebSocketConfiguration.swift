@@ -22,9 +22,17 @@ public struct WebSocketConfiguration: Sendable, Hashable {
     public var responseHeaders: HTTPHeaders
     /// permessage-deflate (RFC 7692): a client offers it, a server accepts an offer; `nil`: off.
     public var perMessageDeflate: PerMessageDeflateOptions?
+    /// How long a message may take to arrive once its first frame header did; `nil` (the
+    /// default) waits as long as the connection lives. At the deadline the connection fails
+    /// with 1008 (policy violation) and `.timedOut(.message(limit:))`. Checked per read, so
+    /// a message delivered within one read never arms it.
+    public var messageTimeout: Duration?
+    /// Shared bound on the storage of unfinished messages over 64 KiB (see
+    /// `PartialMessageBudget`); `nil` (the default): only `maxMessageSize` bounds them.
+    public var partialMessageBudget: PartialMessageBudget?
 
     /// The defaults: 16 MiB frames and messages, 16 KiB heads, 64 KiB rejection bodies,
-    /// 10 s handshake, 5 s close wait, no keepalive.
+    /// 10 s handshake, 5 s close wait, no keepalive, no message deadline, no shared budget.
     public init(
         maxFrameSize: Int = 16 << 20,
         maxMessageSize: Int = 16 << 20,
@@ -35,7 +43,9 @@ public struct WebSocketConfiguration: Sendable, Hashable {
         keepalive: WebSocketKeepalive? = nil,
         subprotocols: [String] = [],
         responseHeaders: HTTPHeaders = HTTPHeaders(),
-        perMessageDeflate: PerMessageDeflateOptions? = nil
+        perMessageDeflate: PerMessageDeflateOptions? = nil,
+        messageTimeout: Duration? = nil,
+        partialMessageBudget: PartialMessageBudget? = nil
     ) {
         self.maxFrameSize = maxFrameSize
         self.maxMessageSize = maxMessageSize
@@ -47,6 +57,8 @@ public struct WebSocketConfiguration: Sendable, Hashable {
         self.subprotocols = subprotocols
         self.responseHeaders = responseHeaders
         self.perMessageDeflate = perMessageDeflate
+        self.messageTimeout = messageTimeout
+        self.partialMessageBudget = partialMessageBudget
     }
 }
 

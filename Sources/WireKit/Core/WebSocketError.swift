@@ -13,7 +13,8 @@ public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible, 
     /// Name resolution, connecting or the byte stream failed (unknown host, refused,
     /// unreachable, connect timeout, reset); the transport's typed error says which.
     case transport(TransportError)
-    /// One of WireKit's timers ran out (opening or closing handshake, keepalive, a ping's pong).
+    /// One of WireKit's timers ran out (opening or closing handshake, keepalive, a ping's pong,
+    /// a message's deadline).
     /// A TCP connect that takes too long is `.transport(.connectTimedOut)`.
     case timedOut(WebSocketTimeout)
     /// The TLS layer failed (untrusted or expired certificate, wrong host, pin mismatch,
@@ -33,6 +34,10 @@ public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible, 
     case invalidUTF8(String)
     /// A frame or message exceeds the configured limit (close code 1009). Sizes in bytes.
     case messageTooBig(size: UInt64, limit: Int)
+    /// Holding `size` bytes of an unfinished message would take the shared budget for unfinished
+    /// messages (`WebSocketServerOptions.maxPartialMessageBytes`, `budget` bytes) past its
+    /// limit; the message was refused (close code 1009).
+    case partialMessageBudgetExceeded(size: Int, budget: Int)
     /// The transport ended without a close handshake; the string says how.
     case connectionClosed(String)
     /// The connection is closing or closed, so the operation cannot run.
@@ -49,7 +54,8 @@ public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible, 
         switch self {
         case .protocolViolation: .protocolError
         case .invalidUTF8: .invalidFramePayloadData
-        case .messageTooBig: .messageTooBig
+        case .messageTooBig, .partialMessageBudgetExceeded: .messageTooBig
+        case .timedOut(.message): .policyViolation
         case .tls: .tlsHandshakeFailure
         default: .abnormalClosure
         }
@@ -75,6 +81,8 @@ public enum WebSocketError: Error, Sendable, Hashable, CustomStringConvertible, 
         case .protocolViolation(let why): "The peer violated the WebSocket protocol: \(why)"
         case .invalidUTF8(let why): "The peer sent invalid UTF-8: \(why.escapedForDisplay)"
         case .messageTooBig(let size, let limit): "Message too big: \(size) bytes exceeds the limit of \(limit) bytes"
+        case .partialMessageBudgetExceeded(let size, let budget):
+            "Message refused: holding \(size) bytes of it would exceed the \(budget)-byte budget for unfinished messages"
         case .connectionClosed(let why): "Connection closed: \(why.escapedForDisplay)"
         case .closed: "The WebSocket connection is closing or closed"
         case .notOpen: "The WebSocket connection is not open yet"

@@ -13,7 +13,8 @@ public enum WebSocketEvent: Sendable, Hashable {
     case text(String)
     /// A complete binary message.
     case binary(Data)
-    /// The peer pinged us; the machine has already queued the pong.
+    /// The peer pinged us; the machine answers it by itself (several pings before the pong
+    /// leaves get one pong, carrying the latest one's payload).
     case ping(Data)
     /// The peer sent a pong (solicited or not).
     case pong(Data)

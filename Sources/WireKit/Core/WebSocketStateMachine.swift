@@ -13,6 +13,13 @@ import Foundation
 /// Peer errors fail the connection with RFC 6455's codes (1002, 1007, 1009); the `closed` event
 /// comes exactly once. When `wantsTransportClosed` is true the driver writes what output is
 /// left, then closes the transport.
+///
+/// Pings are answered with at most one pong pending (RFC 6455 §5.5.3 allows answering only the
+/// most recent of several pings): the pong owed is held apart from the output (`owesPong`)
+/// and framed when output is taken; a ping that arrives before then replaces its payload. A
+/// driver that holds the pong back while the previous one is still waiting to be written
+/// (`takeOutput(appendingTo:includingPong:)`) keeps a peer that floods pings and never reads
+/// from filling memory with pongs.
 public struct WebSocketStateMachine: Sendable {
     /// Where the connection is in its life.
     public enum Phase: Sendable, Hashable {
@@ -76,6 +83,10 @@ public struct WebSocketStateMachine: Sendable {
     private var currentFrameIsCompressed = false
 
     private var output: [UInt8] = []
+    /// Payload of the pong owed for the peer's latest ping while `owesPong`; capacity reused.
+    private var owedPongPayload: [UInt8] = []
+    /// Whether a pong is owed for the peer's latest ping and not yet framed into the output.
+    public private(set) var owesPong = false
     private var maskingKeys = WebSocketMaskingKeySource()
     /// Pending events; taken ones are moved out (left `nil`) so they are not retained twice.
     private var events: [WebSocketEvent?] = []
@@ -95,6 +106,9 @@ public struct WebSocketStateMachine: Sendable {
     private var lastReceive = WebSocketInstant(nanoseconds: 0)
     private var keepaliveDeadline: WebSocketInstant?
     private var pendingPings: [(id: WebSocketPingID, deadline: WebSocketInstant?)] = []
+    /// When the message being received must be complete (`messageTimeout`), set at the end of
+    /// the read its first frame arrived in.
+    private var messageDeadline: WebSocketInstant?
     private var lastPingID: UInt64 = 0
 
     /// A client connection that will send `handshake` when started.
@@ -106,7 +120,7 @@ public struct WebSocketStateMachine: Sendable {
         state = .idle
         headParser = HTTPHeadParser(maxSize: configuration.maxHandshakeHeadSize)
         decoder = WebSocketFrameDecoder(maxFrameSize: configuration.maxFrameSize, maskRequirement: .unmasked)
-        assembler = MessageAssembler(maxMessageSize: configuration.maxMessageSize)
+        assembler = MessageAssembler(maxMessageSize: configuration.maxMessageSize, budget: configuration.partialMessageBudget)
     }
 
     /// A server connection that waits for the client's upgrade request. `acceptRequest` sees
@@ -123,7 +137,7 @@ public struct WebSocketStateMachine: Sendable {
         state = .awaitingRequest
         headParser = HTTPHeadParser(maxSize: configuration.maxHandshakeHeadSize)
         decoder = WebSocketFrameDecoder(maxFrameSize: configuration.maxFrameSize, maskRequirement: .masked)
-        assembler = MessageAssembler(maxMessageSize: configuration.maxMessageSize)
+        assembler = MessageAssembler(maxMessageSize: configuration.maxMessageSize, budget: configuration.partialMessageBudget)
     }
 
     /// Where the connection is in its life.
@@ -298,7 +312,8 @@ public struct WebSocketStateMachine: Sendable {
         closeDeadline = nil
     }
 
-    /// Fires every deadline at or before `now`: handshake, close wait, keepalive, ping timeouts.
+    /// Fires every deadline at or before `now`: handshake, close wait, message, keepalive, ping
+    /// timeouts.
     public mutating func timeElapsed(now: WebSocketInstant) {
         defer { updateNextDeadline() }
         if let deadline = handshakeDeadline, deadline <= now {
@@ -321,6 +336,12 @@ public struct WebSocketStateMachine: Sendable {
                         error: .timedOut(.closingHandshake(limit: configuration.closeTimeout))))
             }
             wantsTransportClosed = true
+        }
+        if let deadline = messageDeadline, deadline <= now {
+            messageDeadline = nil
+            if state.isOpen || state.isCloseSent {
+                fail(.timedOut(.message(limit: configuration.messageTimeout ?? .zero)), now: now)
+            }
         }
         if state.isOpen || state.isCloseSent {
             var index = 0
@@ -361,6 +382,7 @@ public struct WebSocketStateMachine: Sendable {
         if !wantsTransportClosed { consider(closeDeadline) }
         if state.isOpen || state.isCloseSent {
             for ping in pendingPings { consider(ping.deadline) }
+            consider(messageDeadline)
         }
         if let keepalive = configuration.keepalive, state.isOpen {
             consider(keepaliveDeadline ?? lastReceive + keepalive.interval)
@@ -388,27 +410,50 @@ public struct WebSocketStateMachine: Sendable {
         return event
     }
 
-    /// Whether there are bytes to write.
-    public var hasOutput: Bool { !output.isEmpty }
+    /// Whether there are bytes to write (a pong owed included).
+    public var hasOutput: Bool { !output.isEmpty || owesPong }
 
-    /// Bytes waiting to be taken for writing.
-    public var pendingOutputCount: Int { output.count }
+    /// Bytes waiting to be taken for writing, the frame of a pong owed included.
+    public var pendingOutputCount: Int {
+        output.count + (owesPong ? 2 + owedPongPayload.count + (role == .client ? 4 : 0) : 0)
+    }
 
-    /// Takes every byte waiting to be written.
+    /// Takes every byte waiting to be written, the pong owed (framed last) included.
     public mutating func takeOutput() -> [UInt8] {
+        placeOwedPong()
         defer { output = [] }
         return output
     }
 
-    /// Moves every byte waiting to be written onto the end of `buffer`. When `buffer` is empty
-    /// the two buffers are swapped instead of copied, so both capacities get reused.
+    /// Moves every byte waiting to be written, the pong owed (framed last) included, onto the
+    /// end of `buffer`. When `buffer` is empty the two buffers are swapped instead of copied,
+    /// so both capacities get reused.
     public mutating func takeOutput(appendingTo buffer: inout [UInt8]) {
+        _ = takeOutput(appendingTo: &buffer, includingPong: true)
+    }
+
+    /// Moves the bytes waiting to be written onto the end of `buffer` like
+    /// `takeOutput(appendingTo:)`; the pong owed goes with them (framed last) only when
+    /// `includingPong`, else it stays owed and a later ping replaces it. A driver passes false
+    /// while the pong it last wrote is still waiting in its transport. Returns whether a pong
+    /// was framed.
+    public mutating func takeOutput(appendingTo buffer: inout [UInt8], includingPong: Bool) -> Bool {
+        let placed = includingPong && owesPong
+        if placed { placeOwedPong() }
         if buffer.isEmpty {
             swap(&buffer, &output)
         } else {
             buffer.append(contentsOf: output)
             output.removeAll(keepingCapacity: true)
         }
+        return placed
+    }
+
+    /// Frames the pong owed, if any, onto the output.
+    private mutating func placeOwedPong() {
+        guard owesPong else { return }
+        owesPong = false
+        owedPongPayload.withUnsafeBytes { encode(.pong, fin: true, payload: $0) }
     }
 
     // MARK: - Handshake
@@ -526,7 +571,9 @@ public struct WebSocketStateMachine: Sendable {
     }
 
     private mutating func enableDeflate(_ parameters: PerMessageDeflateParameters, options: PerMessageDeflateOptions) {
-        deflate = PerMessageDeflate(parameters: parameters, role: role, options: options, maxMessageSize: configuration.maxMessageSize)
+        deflate = PerMessageDeflate(
+            parameters: parameters, role: role, options: options, maxMessageSize: configuration.maxMessageSize,
+            budget: configuration.partialMessageBudget)
         decoder.allowedReservedBits = 0b100
     }
 
@@ -546,6 +593,7 @@ public struct WebSocketStateMachine: Sendable {
     // MARK: - Frames
 
     private mutating func receiveFrames(_ bytes: UnsafeRawBufferPointer, now: WebSocketInstant) {
+        defer { if configuration.messageTimeout != nil { armMessageDeadline(now: now) } }
         var index = 0
         while state.isOpen || state.isCloseSent {
             let element: WebSocketFrameDecoder.Element?
@@ -586,6 +634,7 @@ public struct WebSocketStateMachine: Sendable {
                 } else if currentFrameIsCompressed {
                     do {
                         if let message = try deflate!.receive(slice, key: header.maskingKey, offset: offset, isFrameEnd: isFrameEnd) {
+                            messageDeadline = nil
                             push(message)
                         }
                     } catch {
@@ -594,6 +643,7 @@ public struct WebSocketStateMachine: Sendable {
                 } else {
                     do {
                         if let message = try assembler.receive(slice, key: header.maskingKey, offset: offset, isFrameEnd: isFrameEnd) {
+                            messageDeadline = nil
                             push(message)
                         }
                     } catch {
@@ -605,13 +655,27 @@ public struct WebSocketStateMachine: Sendable {
         }
     }
 
+    /// A message is unfinished at the end of a read: its deadline runs from now, unless it
+    /// already runs (set in an earlier read; a delivered message clears it).
+    private mutating func armMessageDeadline(now: WebSocketInstant) {
+        guard let timeout = configuration.messageTimeout, state.isOpen || state.isCloseSent else { return }
+        let unfinished = assembler.messageOpcode != nil || deflate?.inboundOpcode != nil
+        if !unfinished {
+            messageDeadline = nil
+        } else if messageDeadline == nil {
+            messageDeadline = now + timeout
+        }
+    }
+
     private mutating func receiveControl(_ opcode: WebSocketOpcode, now: WebSocketInstant) {
         switch opcode {
         case .ping:
-            if state.isOpen {
-                controlPayload.withUnsafeBytes { encode(.pong, fin: true, payload: $0) }
-            }
             push(.ping(Data(controlPayload)))
+            if state.isOpen {
+                // Only the latest ping is answered (RFC 6455 §5.5.3): it replaces a pong still owed.
+                swap(&owedPongPayload, &controlPayload)
+                owesPong = true
+            }
         case .pong:
             push(.pong(Data(controlPayload)))
             if controlPayload.count == 8, !pendingPings.isEmpty {
@@ -698,6 +762,8 @@ public struct WebSocketStateMachine: Sendable {
     }
 
     private mutating func encodeClose(code: WebSocketCloseCode, reason: String) {
+        // A pong owed goes before the close frame: nothing may follow that.
+        placeOwedPong()
         guard code.isValidOnWire else {
             return encode(.close, fin: true, payload: UnsafeRawBufferPointer(start: nil, count: 0))
         }
@@ -728,6 +794,8 @@ public struct WebSocketStateMachine: Sendable {
         case .protocolViolation(let violation): violation.description
         case .invalidUTF8(let why): why
         case .messageTooBig: "message too big"
+        case .partialMessageBudgetExceeded: "server busy: too many unfinished messages"
+        case .timedOut(.message): "message not finished in time"
         default: ""
         }
     }
@@ -741,6 +809,11 @@ public struct WebSocketStateMachine: Sendable {
         closeDeadline = nil
         pendingPings.removeAll()
         controlPayload = []
+        owesPong = false
+        owedPongPayload = []
+        messageDeadline = nil
+        assembler.releaseBudget()
+        deflate?.releaseBudget()
         push(.closed(info))
     }
 

@@ -8,6 +8,8 @@ public enum WebSocketTimeout: Sendable, Hashable, CustomStringConvertible {
     case keepalive(limit: Duration)
     /// No pong answered a `ping(timeout:)` within its timeout.
     case pong(limit: Duration)
+    /// A message did not finish within `messageTimeout` of its first frame (close code 1008).
+    case message(limit: Duration)
 
     /// Which limit ran out and how long it was, in words.
     public var description: String {
@@ -16,6 +18,7 @@ public enum WebSocketTimeout: Sendable, Hashable, CustomStringConvertible {
         case .closingHandshake(let limit): "no close frame from the peer within \(limit)"
         case .keepalive(let limit): "keepalive: nothing received within \(limit) of a ping"
         case .pong(let limit): "no pong within \(limit)"
+        case .message(let limit): "a message did not finish within \(limit) of its first frame"
         }
     }
 }

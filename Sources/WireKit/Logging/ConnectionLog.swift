@@ -121,6 +121,10 @@ package struct ConnectionLog: Sendable {
             sink.log(
                 .notice, .webSocket, "message too big",
                 metadata: metadata(["code": code, "size": String(size), "limit": String(limit)]))
+        case .partialMessageBudgetExceeded(let size, let budget):
+            sink.log(
+                .notice, .webSocket, "unfinished-message budget exceeded",
+                metadata: metadata(["code": code, "size": String(size), "limit": String(budget)]))
         case .timedOut(let what):
             sink.log(.warning, .webSocket, "timed out", metadata: metadata(["code": code, "reason": what.description]))
         case .connectionClosed(let why):

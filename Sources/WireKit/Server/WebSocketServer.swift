@@ -125,7 +125,8 @@ public final class WebSocketServer: @unchecked Sendable {
         self.host = listener.host
         self.port = listener.port
         self.options = options
-        self.configuration = options.configuration
+        // One budget for the unfinished messages of all of this server's connections.
+        self.configuration = options.configuration(partialMessageBudget: options.maxPartialMessageBytes.map(PartialMessageBudget.init(limit:)))
         self.onConnection = onConnection
         self.driverOwner = driverOwner
         self.pool = (0..<max(1, options.queueCount)).map { DispatchQueue(label: "WireKit.WebSocketServer.\($0)") }
@@ -136,6 +137,10 @@ public final class WebSocketServer: @unchecked Sendable {
         listener.close()
         connectionSink.finish()
     }
+
+    /// Bytes the unfinished messages of this server's connections hold of
+    /// `WebSocketServerOptions.maxPartialMessageBytes` now (0 without that budget).
+    public var partialMessageBytes: Int { configuration.partialMessageBudget?.reservedBytes ?? 0 }
 
     /// Connections accepted and not yet closed (including those still in the handshake).
     public var connectionCount: Int { lock.withLock { live.count } }
@@ -208,7 +213,8 @@ public final class WebSocketServer: @unchecked Sendable {
     /// Driver mode: the connection runs on the owner's queue, its events go to the owner's handler.
     private func accept(_ stream: any Transport, log: ConnectionLog, owner: DriverOwner) {
         let machine = WebSocketStateMachine(server: configuration, acceptRequest: options.acceptRequest)
-        let driver = WebSocketConnectionDriver(machine: machine, transport: stream, queue: owner.queue, log: log)
+        let driver = WebSocketConnectionDriver(
+            machine: machine, transport: stream, queue: owner.queue, writeLimit: options.writeLimit, log: log)
         let key = ObjectIdentifier(driver)
         lock.withLock { live[key] = .driver(driver) }
         owner.queue.async { [weak self] in

@@ -18,14 +18,35 @@ public struct WebSocketServerOptions: Sendable {
     public var maxFrameSize: Int?
     /// How long a close waits for the peer's close frame.
     public var closeTimeout: Duration
-    /// Optional keepalive pings that fail a silent connection.
+    /// Keepalive pings that fail a silent connection. Default: a ping after 20 s without
+    /// receiving anything, and the connection fails (1006, `.timedOut(.keepalive)`) when nothing
+    /// at all arrives within 20 s of it, so a dead or stalled peer is gone within 40 s (Python
+    /// `websockets`' `ping_interval`/`ping_timeout` of 20 s; `ws` has none built in). `nil`: off.
     public var keepalive: WebSocketKeepalive?
+    /// How long a message may take to arrive once its first frame header did. Default 60 s
+    /// (16 MiB then needs about 2.3 Mbit/s). At the deadline the connection fails with 1008
+    /// (policy violation) and `.timedOut(.message(limit:))`, freeing what the message held.
+    /// `nil`: no deadline. Neither `ws` nor socketcluster-server has one.
+    public var messageTimeout: Duration?
+    /// Bytes that the unfinished messages of all this server's connections may hold together,
+    /// counting only messages that need more than 64 KiB (see `PartialMessageBudget`). Default
+    /// 128 MiB: room for one message of PubSubBroker's 100 MiB `maxPayload` or eight of 16 MiB
+    /// at once, while 50 peers that each announce 16 MiB and send most of it hold at most
+    /// 128 MiB plus 64 KiB each. A message that would take the budget past it fails its
+    /// connection with 1009 and `.partialMessageBudgetExceeded`; keep it above
+    /// `maxMessageSize`, or the largest messages can never arrive. `nil`: no shared bound (each
+    /// connection is still bounded by `maxMessageSize`). Read the amount in use with
+    /// `WebSocketServer.partialMessageBytes`. Neither `ws` nor socketcluster-server has one.
+    public var maxPartialMessageBytes: Int?
     /// How long `ping()` waits for its pong by default.
     public var pingTimeout: Duration
     /// Buffered outgoing bytes above which a connection's async `send` waits.
     public var sendHighWaterMark: Int
     /// Buffered outgoing bytes beyond which the non-async `write` throws `.sendBufferFull`
-    /// instead of buffering more (a message always fits an empty buffer). `Int.max` for none.
+    /// instead of buffering more (a message always fits an empty buffer). Default 16 MiB;
+    /// `Int.max` for none. Everything waiting counts: messages, pongs, close frames. While more
+    /// than this waits, the connection also stops reading from the peer (so a peer that sends
+    /// without reading is pushed back by TCP) until all of it was handed to the kernel.
     public var writeLimit: Int
     /// Bytes of received messages waiting unread in `messages` above which the connection stops
     /// reading the socket, so TCP pushes back on the peer (Python `websockets`' `max_queue`).
@@ -63,7 +84,9 @@ public struct WebSocketServerOptions: Sendable {
         maxMessageSize: Int = 16 << 20,
         maxFrameSize: Int? = nil,
         closeTimeout: Duration = .seconds(5),
-        keepalive: WebSocketKeepalive? = nil,
+        keepalive: WebSocketKeepalive? = WebSocketKeepalive(interval: .seconds(20), timeout: .seconds(20)),
+        messageTimeout: Duration? = .seconds(60),
+        maxPartialMessageBytes: Int? = 128 << 20,
         pingTimeout: Duration = .seconds(10),
         sendHighWaterMark: Int = 1 << 20,
         writeLimit: Int = 16 << 20,
@@ -83,6 +106,8 @@ public struct WebSocketServerOptions: Sendable {
         self.maxFrameSize = maxFrameSize
         self.closeTimeout = closeTimeout
         self.keepalive = keepalive
+        self.messageTimeout = messageTimeout
+        self.maxPartialMessageBytes = maxPartialMessageBytes
         self.pingTimeout = pingTimeout
         self.sendHighWaterMark = sendHighWaterMark
         self.writeLimit = writeLimit
@@ -96,8 +121,8 @@ public struct WebSocketServerOptions: Sendable {
         self.logSink = logSink
     }
 
-    /// The state machine's configuration for these options.
-    var configuration: WebSocketConfiguration {
+    /// The state machine's configuration for these options, sharing `partialMessageBudget`.
+    func configuration(partialMessageBudget: PartialMessageBudget?) -> WebSocketConfiguration {
         WebSocketConfiguration(
             maxFrameSize: maxFrameSize ?? maxMessageSize,
             maxMessageSize: maxMessageSize,
@@ -106,7 +131,9 @@ public struct WebSocketServerOptions: Sendable {
             keepalive: keepalive,
             subprotocols: subprotocols,
             responseHeaders: responseHeaders,
-            perMessageDeflate: perMessageDeflate
+            perMessageDeflate: perMessageDeflate,
+            messageTimeout: messageTimeout,
+            partialMessageBudget: partialMessageBudget
         )
     }
 }

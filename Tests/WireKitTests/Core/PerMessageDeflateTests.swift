@@ -47,7 +47,8 @@ final class PerMessageDeflateTests: XCTestCase {
         for _ in 0..<3 { try s.sendBinary(Array(json.utf8)) }
         let back = s.takeOutput()
         c.receive(back, now: clock.now)
-        XCTAssertEqual(c.drainEvents(), [.pong(Data([1, 2, 3]))] + Array(repeating: .binary(Data(json.utf8)), count: 3))
+        // The pong owed is framed when the output is taken, after what was queued before then.
+        XCTAssertEqual(c.drainEvents(), Array(repeating: .binary(Data(json.utf8)), count: 3) + [.pong(Data([1, 2, 3]))])
     }
 
     func testSmallMessagesGoUncompressedAndEmptyCompressedMessageIsOneZeroByte() throws {

@@ -26,7 +26,7 @@ func loopbackListener(backlog: Int32 = 4) throws -> (fd: Int32, port: Int) {
 }
 
 /// A blocking loopback client socket with a receive timeout (seconds).
-private func connectBlocking(port: Int, timeout: Int = 5) throws -> Int32 {
+func connectBlocking(port: Int, timeout: Int = 5) throws -> Int32 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw TransportError.system(operation: "socket", errno: errno) }
     var address = sockaddr_in()
