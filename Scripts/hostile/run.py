@@ -14,9 +14,17 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 # name: (script, extra arguments, bounds). Bounds: MiB above the memory at rest at the peak, MiB
 # above rest 15 s after the attackers left, the bystander's slowest call in ms.
+# "client" attacks are a hostile server that `demo chat` (a PubSubClient app with defaults) connects to.
 ATTACKS = {
+    "ping-flood": ("ping_flood.py", ["--count", "8000000", "--payload", "125", "--batch", "512", "--seconds", "20",
+                                     "--bystander", "--settle", "15"],
+                   {"peak_above_rest_mib": 64, "after_above_rest_mib": 32, "slowest_ms": 250}),
+    "ping-flood-client": ("ping_flood.py", ["--serve", "--count", "8000000", "--payload", "125", "--batch", "512",
+                                            "--seconds", "20", "--settle", "5"],
+                          {"peak_above_rest_mib": 64, "after_above_rest_mib": 32}),
     "partial": ("partial.py", ["--connections", "50"], {"peak_above_rest_mib": 224, "after_above_rest_mib": 32, "slowest_ms": 250}),
 }
+CLIENT_ROLE = {"ping-flood-client"}
 
 
 def free_port():
@@ -37,17 +45,21 @@ def start_broker(demo, port):
 def run_attack(name, demo, python):
     script, args, bounds = ATTACKS[name]
     port = free_port()
-    broker = start_broker(demo, port)
-    try:
-        time.sleep(0.5)
-        out = subprocess.run([python, os.path.join(HERE, script), "--port", str(port), "--pid", str(broker.pid)] + args,
-                             capture_output=True, text=True, timeout=300)
-    finally:
-        broker.terminate()
+    command = [python, os.path.join(HERE, script), "--port", str(port)] + args
+    if name in CLIENT_ROLE:
+        chat = "%s chat --url ws://127.0.0.1:%d/socketcluster/ --name attacked --timeout 60" % (demo, port)
+        out = subprocess.run(command + ["--spawn", chat], capture_output=True, text=True, timeout=300)
+    else:
+        broker = start_broker(demo, port)
         try:
-            broker.wait(10)
-        except subprocess.TimeoutExpired:
-            broker.kill()
+            time.sleep(0.5)
+            out = subprocess.run(command + ["--pid", str(broker.pid)], capture_output=True, text=True, timeout=300)
+        finally:
+            broker.terminate()
+            try:
+                broker.wait(10)
+            except subprocess.TimeoutExpired:
+                broker.kill()
     lines = [l for l in out.stdout.splitlines() if l.startswith("RESULT ")]
     if out.returncode != 0 or not lines:
         print("%s: the attack script failed (exit %d)\n%s%s" % (name, out.returncode, out.stdout[-2000:], out.stderr[-2000:]))
