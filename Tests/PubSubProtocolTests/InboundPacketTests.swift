@@ -1,0 +1,80 @@
+import XCTest
+@testable import PubSubProtocol
+
+/// `InboundPacket.parseFrame`: packets with their cid's wire text, and the value budget.
+final class InboundPacketTests: XCTestCase {
+    func testACanonicalIntegerCidHasNoText() throws {
+        let packets = try XCTUnwrap(InboundPacket.parseFrame(#"{"event":"e","cid":7}"#))
+        XCTAssertEqual(packets, [InboundPacket(packet: .invoke(event: "e", data: nil, cid: 7))])
+    }
+
+    func testAnUnusualCidKeepsItsWireText() throws {
+        for text in ["1.5", "1e30", "9223372036854775808", "18446744073709551616", "-9223372036854775809", "1e3", "-0"] {
+            let packets = try XCTUnwrap(InboundPacket.parseFrame(#"{"event":"e","cid":\#(text),"data":1}"#), text)
+            XCTAssertEqual(packets.count, 1)
+            XCTAssertEqual(packets.first?.callIDText, text)
+            let invoke = packets.first?.invokeWithCallIDText
+            switch packets.first?.packet {
+            case .raw?:
+                XCTAssertEqual(invoke?.event, "e", text)
+                XCTAssertEqual(invoke?.data, 1, text)
+            case .invoke?:
+                XCTAssertNil(invoke, "an Int64 cid stays an invoke: \(text)")
+            default:
+                XCTFail("\(text): \(String(describing: packets.first))")
+            }
+        }
+    }
+
+    func testBatchElementsKeepTheirOwnCidTexts() throws {
+        let packets = try XCTUnwrap(InboundPacket.parseFrame(#"[{"event":"a","cid":1},{"event":"b","cid":2.5},{"rid":3.5}]"#))
+        XCTAssertEqual(packets.map(\.callIDText), [nil, "2.5", nil])
+    }
+
+    func testTheLastRepeatedCidWins() throws {
+        let packets = try XCTUnwrap(InboundPacket.parseFrame(#"{"event":"a","cid":1.5,"cid":2}"#))
+        XCTAssertEqual(packets, [InboundPacket(packet: .invoke(event: "a", data: nil, cid: 2))])
+    }
+
+    func testANestedCidIsNotCaptured() throws {
+        let packets = try XCTUnwrap(InboundPacket.parseFrame(#"{"event":"a","data":{"cid":1.5}}"#))
+        XCTAssertEqual(packets.first?.callIDText, nil)
+    }
+
+    func testFramesWithoutPacketsAreNil() throws {
+        for text in ["", "#1", "#2", "hello", "{", #"{"x":1}"#, "[1,"] {
+            XCTAssertNil(try InboundPacket.parseFrame(text), text)
+        }
+    }
+
+    func testTheValueBudgetStopsParsing() throws {
+        // {"event":"e","data":[0,0]}: object, 2 keys, "e", array, 2 zeros = 7 values.
+        let frame = #"{"event":"e","data":[0,0]}"#
+        XCTAssertNotNil(try InboundPacket.parseFrame(frame, maximumValues: 7))
+        XCTAssertThrowsError(try InboundPacket.parseFrame(frame, maximumValues: 6)) { error in
+            XCTAssertEqual((error as? JSONParseError)?.reason, .tooManyValues(limit: 6))
+        }
+        let huge = "[" + Array(repeating: "0", count: 100_000).joined(separator: ",") + "]"
+        XCTAssertThrowsError(try InboundPacket.parseFrame(huge, maximumValues: 1_000)) { error in
+            XCTAssertEqual((error as? JSONParseError)?.reason, .tooManyValues(limit: 1_000))
+            XCTAssertLessThan((error as? JSONParseError)?.offset ?? .max, 2_100, "parsing stopped at the limit")
+        }
+    }
+
+    func testJSONValueParsingTakesAValueBudget() {
+        XCTAssertNoThrow(try JSONValue(parsing: "[1,2,3]", maximumValues: 4))
+        XCTAssertThrowsError(try JSONValue(parsing: Array("[1,2,3]".utf8), maximumValues: 3)) { error in
+            XCTAssertEqual((error as? JSONParseError)?.reason, .tooManyValues(limit: 3))
+            XCTAssertEqual((error as? JSONParseError)?.description, "Invalid JSON at byte 5: more than 3 values")
+        }
+    }
+
+    func testAResponseCanCarryTheCidText() {
+        XCTAssertEqual(
+            String(decoding: Packet.serializedResponse(ridText: "1e30", result: .success(["a": 1])), as: UTF8.self),
+            #"{"rid":1e30,"data":{"a":1}}"#)
+        XCTAssertEqual(
+            String(decoding: Packet.serializedResponse(ridText: "1.5", result: .failure(RemoteError(name: "E", message: "m"))), as: UTF8.self),
+            #"{"rid":1.5,"error":{"message":"m","name":"E"}}"#)
+    }
+}
