@@ -89,8 +89,9 @@ def run(a, attacker, label):
         print("%s: broker RSS %.1f MiB at rest, peak %.1f MiB (VmHWM %.1f MiB), %.1f MiB %.0f s after the attack"
               % (label, before / MiB, peak / MiB, hwm / MiB, after / MiB, a.settle))
         if calls:
-            print("  well-behaved client: %d calls during the attack, median %.1f ms, slowest %.1f ms, %d reconnect errors"
-                  % (len(calls), statistics.median(calls) * 1000, calls[-1] * 1000, client.errors))
+            print("  well-behaved client: %d calls during the attack, median %.1f ms, 90th percentile %.1f ms, slowest %.1f ms, "
+                  "%d reconnect errors" % (len(calls), statistics.median(calls) * 1000, calls[int(len(calls) * 0.9)] * 1000,
+                                           calls[-1] * 1000, client.errors))
         else:
             print("  well-behaved client: no call completed during the attack")
     finally:

@@ -199,7 +199,15 @@ final class BrokerEngine: @unchecked Sendable {
     }
 
     private func releasedMemory(bytes: Int) {
-        memoryTrim.released(bytes: bytes, on: queue) { [weak self] in self?.memoryTrim.trimmed() }
+        memoryTrim.released(bytes: bytes, on: queue, done: memoryTrimmed)
+    }
+
+    /// Runs on the queue after a memory trim.
+    private var memoryTrimmed: @Sendable () -> Void {
+        { [weak self] in
+            guard let self else { return }
+            self.memoryTrim.trimmed(on: self.queue, done: self.memoryTrimmed)
+        }
     }
 
     func connectionClosed(_ connection: BrokerConnectionID, code: UInt16, reason: String) {

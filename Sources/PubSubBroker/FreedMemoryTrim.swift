@@ -16,22 +16,38 @@ struct FreedMemoryTrim {
     static let interval: DispatchTimeInterval = .seconds(1)
 
     private var scheduled = false
+    /// A large release arrived while a trim was scheduled: trim once more after it.
+    private var releasedSinceScheduled = false
 
     /// Notes that `bytes` were released (a message processed, a connection closed) and schedules
-    /// a trim on `queue` unless one is already due; `done` runs on `queue` after it.
+    /// a trim on `queue` unless one is already due (then one more follows it, so the last
+    /// release is always trimmed after); `done` runs on `queue` after it and must call `trimmed`.
     mutating func released(bytes: Int, on queue: DispatchQueue, done: @escaping @Sendable () -> Void) {
+        guard bytes >= Self.threshold else { return }
+        guard !scheduled else {
+            releasedSinceScheduled = true
+            return
+        }
+        schedule(on: queue, done: done)
+    }
+
+    /// The scheduled trim ran; schedules the next one when a large release came meanwhile.
+    mutating func trimmed(on queue: DispatchQueue, done: @escaping @Sendable () -> Void) {
+        scheduled = false
+        guard releasedSinceScheduled else { return }
+        schedule(on: queue, done: done)
+    }
+
+    private mutating func schedule(on queue: DispatchQueue, done: @escaping @Sendable () -> Void) {
         #if canImport(Glibc)
-        guard bytes >= Self.threshold, !scheduled else { return }
         scheduled = true
+        releasedSinceScheduled = false
         DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + Self.interval) {
             _ = FreedMemoryTrim.mallocTrim?(0)
             queue.async(execute: done)
         }
         #endif
     }
-
-    /// The scheduled trim ran; the next large release schedules another.
-    mutating func trimmed() { scheduled = false }
 
     #if canImport(Glibc)
     /// glibc's `malloc_trim`, looked up at run time: Swift's Glibc module does not import
