@@ -32,10 +32,6 @@ final class BrokerEngine: @unchecked Sendable {
     private var openCalls: [UInt64: (connection: BrokerConnectionID, cid: BrokerCallID)] = [:]
     private var nextCallID: UInt64 = 1
     private var invokeWaiters: [UInt64: (event: String, continuation: CheckedContinuation<JSONValue?, any Error>)] = [:]
-    private var memoryTrim = FreedMemoryTrim()
-    /// The largest message each connection has received, in bytes, when at least
-    /// `FreedMemoryTrim.threshold` (its buffers are released when it closes).
-    private var largeMessageConnections: [BrokerConnectionID: Int] = [:]
 
     private let connectionLock = NSLock()
     private var nextConnection: UInt64 = 1
@@ -181,33 +177,12 @@ final class BrokerEngine: @unchecked Sendable {
         let clock = self.clock()
         core.receivedText(text, from: connection, now: clock.now, wallClock: clock.wallClock)
         execute()
-        releasedMessage(bytes: text.utf8.count, from: connection)
     }
 
     func received(binary: [UInt8], from connection: BrokerConnectionID) {
         guard isOnQueue else { return queue.async { self.received(binary: binary, from: connection) } }
         core.receivedBinary(binary, from: connection, wallClock: clock().wallClock)
         execute()
-        releasedMessage(bytes: binary.count, from: connection)
-    }
-
-    /// A message of `bytes` was processed: a large one schedules a memory trim.
-    private func releasedMessage(bytes: Int, from connection: BrokerConnectionID) {
-        guard bytes >= FreedMemoryTrim.threshold else { return }
-        largeMessageConnections[connection] = max(largeMessageConnections[connection] ?? 0, bytes)
-        releasedMemory(bytes: bytes)
-    }
-
-    private func releasedMemory(bytes: Int) {
-        memoryTrim.released(bytes: bytes, on: queue, done: memoryTrimmed)
-    }
-
-    /// Runs on the queue after a memory trim.
-    private var memoryTrimmed: @Sendable () -> Void {
-        { [weak self] in
-            guard let self else { return }
-            self.memoryTrim.trimmed(on: self.queue, done: self.memoryTrimmed)
-        }
     }
 
     func connectionClosed(_ connection: BrokerConnectionID, code: UInt16, reason: String) {
@@ -215,7 +190,6 @@ final class BrokerEngine: @unchecked Sendable {
         core.connectionClosed(connection, code: code, reason: reason)
         execute()
         socketIDs[connection] = nil
-        if let largest = largeMessageConnections.removeValue(forKey: connection) { releasedMemory(bytes: largest) }
     }
 
     /// The transport found `bufferedBytes` waiting on the connection, over
