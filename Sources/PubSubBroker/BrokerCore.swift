@@ -83,6 +83,8 @@ struct BrokerCore {
         guard sessions[connection] != nil else { return }
         if text == options.protocolVersion.pongText {
             receivedPong(connection, now: now, wallClock: wallClock)
+        } else if acceptsRawPublish(from: connection), let publish = InboundPublish.scan(text) {
+            receivedPublish(publish, from: connection, wallClock: wallClock)
         } else {
             receivedMessage(
                 InboundItem.classify(text, maximumValues: options.maxMessageValues ?? .max), from: connection, wallClock: wallClock)
@@ -93,6 +95,13 @@ struct BrokerCore {
     /// A binary frame arrived: decoded as UTF-8 JSON like a text frame, but never a ping or pong.
     mutating func receivedBinary(_ bytes: [UInt8], from connection: BrokerConnectionID, wallClock: Date) {
         guard sessions[connection] != nil else { return }
+        if acceptsRawPublish(from: connection),
+            let publish = bytes.withUnsafeBufferPointer({ InboundPublish.scan($0, isValidUTF8: false) })
+        {
+            receivedPublish(publish, from: connection, wallClock: wallClock)
+            reportDeadline(connection)
+            return
+        }
         receivedMessage(
             InboundItem.classify(utf8: bytes, maximumValues: options.maxMessageValues ?? .max), from: connection, wallClock: wallClock)
         reportDeadline(connection)
@@ -173,8 +182,13 @@ struct BrokerCore {
 
     /// Publishes to every socket subscribed to `channel`, in subscription order.
     mutating func publish(channel: String, data: JSONValue?) {
+        guard channels[channel] != nil else { return }
+        publish(channel: channel, frame: Self.publishFrame(channel: channel, data: data))
+    }
+
+    /// Sends the publication `frame` to every socket subscribed to `channel`, in subscription order.
+    private mutating func publish(channel: String, frame: [UInt8]) {
         guard var subscribers = channels[channel] else { return }
-        let frame = Self.publishFrame(channel: channel, data: data)
         let order = subscribers.inOrder()
         channels[channel] = subscribers
         actions.reserveCapacity(order.count)
@@ -238,6 +252,29 @@ struct BrokerCore {
     }
 
     // MARK: - Inbound processing
+
+    /// Whether a `#publish` invoke from `connection` may take the raw path: the socket is open,
+    /// nothing of its own waits before it, and no publish hook needs the data as a value.
+    private func acceptsRawPublish(from connection: BrokerConnectionID) -> Bool {
+        guard options.allowClientPublish, !authorizesPublish, let session = sessions[connection] else { return false }
+        return session.phase == .open && session.pendingItems.isEmpty && session.awaitingAuthorization == nil
+    }
+
+    /// A `#publish` invoke read without a tree (`InboundPublish`): the same checks and answers as
+    /// `processPublish`, with the client's data bytes spliced into the publication.
+    private mutating func receivedPublish(_ publish: InboundPublish, from connection: BrokerConnectionID, wallClock: Date) {
+        if sessions[connection]?.authTokenExpired(at: wallClock) == true {
+            deauthenticate(connection, push: true)
+        }
+        let cid = publish.callIDText.map(BrokerCallID.init(text:)) ?? BrokerCallID(publish.cid)
+        if let limit = options.maxChannelNameLength, publish.channel.utf8.count > limit {
+            answerError(connection, cid: cid, .invalidAction("Publish channel name exceeded the maximum length of \(limit) bytes"))
+            actions.append(.channelNameTooLong(connection, length: publish.channel.utf8.count, limit: limit))
+            return
+        }
+        self.publish(channel: publish.channel, frame: publish.publication)
+        write(Self.emptyResponse(rid: cid), to: connection)
+    }
 
     private mutating func receivedPong(_ connection: BrokerConnectionID, now: MonotonicInstant, wallClock: Date) {
         guard var session = sessions[connection] else { return }

@@ -5,8 +5,8 @@
 /// escapes (legal for JavaScript's `JSON.stringify`) become U+FFFD because Swift strings cannot
 /// hold them.
 struct JSONParser {
-    private let input: UnsafeBufferPointer<UInt8>
-    private let maximumDepth: Int
+    let input: UnsafeBufferPointer<UInt8>
+    let maximumDepth: Int
     /// Most values (scalars, arrays, objects and object keys) the tree may hold.
     private let maximumValues: Int
     private var valueCount = 0
@@ -19,8 +19,8 @@ struct JSONParser {
     /// of the integer the parser made of it.
     private(set) var callIDTexts: [Int: String] = [:]
     /// True when the bytes came from a Swift `String`, so UTF-8 validation can be skipped.
-    private let inputIsValidUTF8: Bool
-    private var position = 0
+    let inputIsValidUTF8: Bool
+    var position = 0
     /// Reused buffer for strings that contain escapes.
     private var scratch: [UInt8] = []
     /// Members of the objects being parsed, innermost last; collected here so each dictionary
@@ -29,7 +29,7 @@ struct JSONParser {
     /// Elements of the arrays being parsed, innermost last (same reason).
     private var elementStack: [JSONValue] = []
 
-    private init(
+    init(
         input: UnsafeBufferPointer<UInt8>, maximumDepth: Int, maximumValues: Int, inputIsValidUTF8: Bool,
         capturesCallIDs: Bool
     ) {
@@ -94,7 +94,7 @@ struct JSONParser {
     }
 
     @inline(__always)
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while position < input.count {
             switch input[position] {
             case 0x20, 0x09, 0x0A, 0x0D: position += 1
@@ -131,7 +131,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
+    mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
         let count = literal.utf8CodeUnitCount
         let expected = UnsafeBufferPointer(start: literal.utf8Start, count: count)
         for offset in 0..<count {
@@ -241,7 +241,7 @@ struct JSONParser {
     // MARK: Strings
 
     /// Parses a string starting at its opening quote.
-    private mutating func parseString() throws(JSONParseError) -> String {
+    mutating func parseString() throws(JSONParseError) -> String {
         let start = position + 1
         var index = JSONStringScanner.skipPlain(input, from: start)
         var sawNonASCII = false
@@ -335,7 +335,7 @@ struct JSONParser {
         return next
     }
 
-    private func hexQuad(at index: Int) throws(JSONParseError) -> UInt16 {
+    func hexQuad(at index: Int) throws(JSONParseError) -> UInt16 {
         guard index + 4 <= input.count else { throw JSONParseError(.unexpectedEndOfInput, offset: input.count) }
         var value: UInt16 = 0
         for offset in 0..<4 {
@@ -373,7 +373,7 @@ struct JSONParser {
 
     // MARK: Numbers
 
-    private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
+    mutating func parseNumber() throws(JSONParseError) -> JSONValue {
         let start = position
         var index = position
         let negative = input[index] == UInt8(ascii: "-")

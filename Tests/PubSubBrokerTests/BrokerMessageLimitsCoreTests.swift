@@ -46,16 +46,46 @@ final class BrokerMessageLimitsCoreTests: XCTestCase {
     }
 
     func testAMessageAtTheValueLimitIsProcessedAndOneAboveClosesWith1009() {
-        // {"event":"#publish","data":{"channel":"c"},"cid":2}: 2 objects, 4 keys, 3 scalars = 9 values.
-        let publish = ##"{"event":"#publish","data":{"channel":"c"},"cid":2}"##
+        // {"event":"ask","data":{"channel":"c"},"cid":2}: 2 objects, 4 keys, 3 scalars = 9 values.
+        let invoke = ##"{"event":"ask","data":{"channel":"c"},"cid":2}"##
         var atLimit = openCore(BrokerOptions(maxMessageValues: 9))
-        XCTAssertEqual(sends(text(&atLimit, publish)), [#"{"rid":2}"#])
+        XCTAssertTrue(text(&atLimit, invoke).contains { if case .callProcedure = $0 { return true } else { return false } })
         var above = openCore(BrokerOptions(maxMessageValues: 8))
-        let actions = text(&above, publish)
+        let actions = text(&above, invoke)
         XCTAssertEqual(sends(actions), [])
         XCTAssertEqual(closes(actions), [1009])
         XCTAssertTrue(actions.contains { if case .close(_, _, "Message has more than 8 JSON values") = $0 { return true } else { return false } })
         XCTAssertNil(above.socketInfo(connection))
+    }
+
+    func testAPublishInvokeOfAnySizeIsRoutedWithoutATreeAndKeepsItsDataBytes() {
+        var core = openCore(BrokerOptions(maxMessageValues: 1_000))
+        let subscriber = BrokerConnectionID(rawValue: 2)
+        core.connectionOpened(subscriber, now: now)
+        core.receivedText(##"{"event":"#handshake","cid":1}"##, from: subscriber, now: now, wallClock: wall)
+        core.receivedText(##"{"event":"#subscribe","data":{"channel":"c"},"cid":2}"##, from: subscriber, now: now, wallClock: wall)
+        _ = drain(&core)
+        let array = "[" + Array(repeating: "0", count: 200_000).joined(separator: ",") + "]"
+        let data = #"{"b":1,"a":\#(array),"c":"é"}"#  // key order and escapes as sent
+        let actions = text(&core, ##"{"event":"#publish","data":{"channel":"c","data":\##(data)},"cid":3}"##)
+        XCTAssertEqual(closes(actions), [])
+        let frames = actions.compactMap { action -> (BrokerConnectionID, String)? in
+            if case .send(let to, let utf8) = action { return (to, String(decoding: utf8, as: UTF8.self)) } else { return nil }
+        }
+        XCTAssertEqual(frames.map(\.0), [subscriber, connection])
+        XCTAssertEqual(frames.first?.1, ##"{"event":"#publish","data":{"channel":"c","data":\##(data)}}"##)
+        XCTAssertEqual(frames.last?.1, #"{"rid":3}"#)
+        // Over binary frames too.
+        core.receivedBinary(Array(##"{"event":"#publish","data":{"channel":"c"},"cid":4}"##.utf8), from: connection, wallClock: wall)
+        XCTAssertEqual(sends(drain(&core)), [##"{"event":"#publish","data":{"channel":"c"}}"##, #"{"rid":4}"#])
+    }
+
+    func testAPublishHookStillSeesTheDataAsAValue() {
+        var core = openCore(BrokerOptions())
+        core.authorizesPublish = true
+        let actions = text(&core, ##"{"event":"#publish","data":{"channel":"c","data":{"x":1}},"cid":2}"##)
+        guard case .authorize(_, .publish(let request))? = actions.first else { return XCTFail("\(actions)") }
+        XCTAssertEqual(request.data, ["x": 1])
     }
 
     func testAHugeArrayIsRefusedWithoutBuildingIt() {

@@ -78,3 +78,49 @@ final class InboundPacketTests: XCTestCase {
             #"{"rid":1.5,"error":{"message":"m","name":"E"}}"#)
     }
 }
+
+/// `InboundPublish.scan`: a `#publish` invoke read without a tree, validated as strictly as the
+/// parser, or `nil` for the general path.
+final class InboundPublishTests: XCTestCase {
+    private func publication(_ text: String) -> String? {
+        InboundPublish.scan(text).map { String(decoding: $0.publication, as: UTF8.self) }
+    }
+
+    func testAPublishInvokeKeepsItsDataBytesAndReadsChannelAndCid() throws {
+        let publish = try XCTUnwrap(InboundPublish.scan(##"{"event":"#publish","data":{"channel":"n\"s","data":{"b":[1,2.50],"a":null}},"cid":9}"##))
+        XCTAssertEqual(publish.channel, "n\"s")
+        XCTAssertEqual(publish.cid, 9)
+        XCTAssertNil(publish.callIDText)
+        XCTAssertEqual(
+            String(decoding: publish.publication, as: UTF8.self), ##"{"event":"#publish","data":{"channel":"n\"s","data":{"b":[1,2.50],"a":null}}}"##)
+        XCTAssertEqual(publication(##"{"event":"#publish","data":{"channel":"c"},"cid":1}"##), ##"{"event":"#publish","data":{"channel":"c"}}"##)
+        XCTAssertEqual(InboundPublish.scan(##"{"cid":1e30,"data":{"data":1,"channel":"c"},"event":"#publish"}"##)?.callIDText, "1e30")
+    }
+
+    func testAnythingElseIsLeftToTheGeneralPath() {
+        for text in [
+            ##"{"event":"#subscribe","data":{"channel":"c"},"cid":1}"##,  // another event
+            ##"{"event":"#publish","data":{"channel":"c"}}"##,  // a transmit
+            ##"{"event":"#publish","data":{"channel":1},"cid":1}"##,  // no string channel
+            ##"{"event":"#publish","data":"c","cid":1}"##,  // data not an object
+            ##"{"event":"#publish","data":{"channel":"c"},"cid":"1"}"##,  // cid not a number
+            ##"[{"event":"#publish","data":{"channel":"c"},"cid":1}]"##,  // a batch
+            ##"{"event":"#publish","data":{"channel":"c","data":[1,]},"cid":1}"##,  // invalid JSON
+            ##"{"event":"#publish","data":{"channel":"c","data":"\x"},"cid":1}"##,  // invalid escape
+            ##"{"event":"#publish","data":{"channel":"c","data":01},"cid":1}"##,  // invalid number
+            ##"{"event":"#publish","data":{"channel":"c"},"cid":1} x"##,  // trailing characters
+            ##"{"event":"#publish","data":{"channel":"c"},"cid":1,"event":"other"}"##,  // the last event wins
+        ] {
+            XCTAssertNil(InboundPublish.scan(text), text)
+        }
+    }
+
+    func testInvalidUTF8InTheDataIsRefusedFromBytes() {
+        var bytes = Array(##"{"event":"#publish","data":{"channel":"c","data":"?"},"cid":1}"##.utf8)
+        let index = bytes.firstIndex(of: UInt8(ascii: "?")) ?? 0
+        bytes[index] = 0xFF
+        XCTAssertNil(bytes.withUnsafeBufferPointer { InboundPublish.scan($0, isValidUTF8: false) })
+        bytes[index] = UInt8(ascii: "x")
+        XCTAssertNotNil(bytes.withUnsafeBufferPointer { InboundPublish.scan($0, isValidUTF8: false) })
+    }
+}
