@@ -46,11 +46,14 @@ public struct BrokerOptions: Sendable {
     /// Most connections open at once (`nil`, the default, for no limit, as socketcluster-server).
     /// A connection beyond it is closed right after its upgrade with 1013 (try again later).
     public var maxConnections: Int?
-    /// Most JSON values one inbound message may hold, 1,048,576 (1 Mi); every scalar, array,
-    /// object and object key counts one. Parsing stops at the limit and the connection is closed
-    /// with `BrokerOptions.tooManyValuesCloseCode` (1009) and a log record, so a message costs at
-    /// most this many values of memory (about 24 bytes each, plus strings) whatever its size.
-    /// `nil` for no limit. socketcluster-server has no equivalent (only `maxPayload`).
+    /// Most JSON values the broker builds from one inbound message, 1,048,576 (1 Mi); every
+    /// scalar, array, object and object key counts one. Parsing stops at the limit and the
+    /// connection is closed with `BrokerOptions.tooManyValuesCloseCode` (1009) and a log record, so
+    /// a message costs at most this many values of memory (about 24 bytes each, plus strings)
+    /// whatever its size. A `#publish` invoke is not counted when no `authorizePublish` hook is
+    /// set: it is validated and routed without a tree, its data bytes spliced into the
+    /// publication as they arrived. `nil` for no limit. socketcluster-server has no equivalent
+    /// (only `maxPayload`).
     public var maxMessageValues: Int?
     /// Longest channel name a client may subscribe or publish to, in UTF-8 bytes (4,096). A longer
     /// name's `#subscribe`/`#publish` invoke is answered with `InvalidActionError` "Subscribe
