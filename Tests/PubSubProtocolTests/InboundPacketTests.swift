@@ -124,3 +124,34 @@ final class InboundPublishTests: XCTestCase {
         XCTAssertNotNil(bytes.withUnsafeBufferPointer { InboundPublish.scan($0, isValidUTF8: false) })
     }
 }
+
+/// The publish scanner's validation agrees with the parser: a data document is accepted without
+/// a tree exactly when `JSONValue(parsing:)` accepts it.
+final class InboundPublishValidationTests: XCTestCase {
+    func testRandomTokenSoupIsAcceptedExactlyWhenTheParserAcceptsIt() {
+        let tokens = [
+            "{", "}", "[", "]", ",", ":", "\"", "\\", "\\u", "d800", "\\n", "\\x", "-", "0", "1", "e", ".", "+",
+            "true", "nul", "null", "\"k\"", " ", "\n", "é", "\u{1}",
+        ]
+        var generator = SplitMix64(seed: 7)
+        var accepted = 0
+        for _ in 0..<20_000 {
+            var data = ""
+            for _ in 0..<Int(1 + generator.next() % 12) { data += tokens[Int(generator.next() % UInt64(tokens.count))] }
+            let frame = ##"{"event":"#publish","data":{"channel":"c","data":"## + data + ##"},"cid":1}"##
+            let parses = (try? JSONValue(parsing: data)) != nil
+            let framed = (try? JSONValue(parsing: frame)) != nil
+            let scanned = InboundPublish.scan(frame)
+            XCTAssertEqual(scanned != nil, framed, frame)
+            if parses { XCTAssertTrue(framed, frame) }
+            if let scanned {
+                accepted += 1
+                // The publication is the frame's data, byte for byte, and parses to the same value.
+                let publication = String(decoding: scanned.publication, as: UTF8.self)
+                XCTAssertEqual(
+                    try? JSONValue(parsing: publication)["data"]?["data"], try? JSONValue(parsing: frame)["data"]?["data"], frame)
+            }
+        }
+        XCTAssertGreaterThan(accepted, 100, "the soup should hold valid documents too")
+    }
+}
