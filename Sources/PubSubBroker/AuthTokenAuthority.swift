@@ -14,10 +14,13 @@ struct AuthTokenAuthority: Sendable {
     let key: [UInt8]
     /// Added as `exp = iat + defaultExpiry` when a payload has no `exp` (seconds).
     let defaultExpiry: Int64
+    /// Longest token verified, in UTF-8 bytes (`BrokerOptions.maxAuthTokenLength`); `nil` for no limit.
+    let maximumTokenLength: Int?
 
-    init(key: String, defaultExpiry: Duration) {
+    init(key: String, defaultExpiry: Duration, maximumTokenLength: Int? = nil) {
         self.key = Array(key.utf8)
         self.defaultExpiry = defaultExpiry.components.seconds
+        self.maximumTokenLength = maximumTokenLength
     }
 
     /// Verifies a token value as it came off the wire (`nil` when absent or `null`).
@@ -32,6 +35,13 @@ struct AuthTokenAuthority: Sendable {
                 isBadToken: true)
         }
         guard !signed.isEmpty else { return mustBeProvided }
+        if let limit = maximumTokenLength, signed.utf8.count > limit {
+            // Refused before decoding, so a huge token costs no more than its bytes.
+            return .rejected(
+                RemoteError(
+                    name: "AuthTokenInvalidError", message: "jwt longer than \(limit) bytes", fields: ["isBadToken": true]),
+                isBadToken: true)
+        }
         switch JWT.verify(signed, secret: key, now: now) {
         case .success(let payload):
             return .valid(payload: payload, signed: signed)

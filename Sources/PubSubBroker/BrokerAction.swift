@@ -19,6 +19,12 @@ enum BrokerAction: Sendable {
     /// A `#subscribe` was refused because the socket holds `socketChannelLimit` channels (the
     /// error answer is queued as a `send`); for the runtime's log.
     case channelLimitReached(BrokerConnectionID, channel: String, limit: Int)
+    /// A `#subscribe` or `#publish` named a channel longer than `maxChannelNameLength` (the error
+    /// answer, if any, is queued as a `send`); for the runtime's log.
+    case channelNameTooLong(BrokerConnectionID, length: Int, limit: Int)
+    /// A `#subscribe` was refused because the socket's channel names would exceed
+    /// `maxSubscriptionBytes`; for the runtime's log.
+    case subscriptionBytesLimitReached(BrokerConnectionID, limit: Int)
     /// A socket completed its first handshake.
     case socketConnected(BrokerConnectionID, BrokerSocketInfo)
     /// A socket that had completed its handshake closed.
@@ -31,7 +37,7 @@ struct BrokerInboundCall: Sendable {
     var socket: BrokerSocketInfo
     var procedure: String
     var data: JSONValue?
-    var cid: Int64
+    var cid: BrokerCallID
 }
 
 /// A client transmit for the application.

@@ -30,7 +30,8 @@ struct BrokerCore {
 
     init(options: BrokerOptions) {
         self.options = options
-        self.tokens = AuthTokenAuthority(key: options.authKey, defaultExpiry: options.authDefaultExpiry)
+        self.tokens = AuthTokenAuthority(
+            key: options.authKey, defaultExpiry: options.authDefaultExpiry, maximumTokenLength: options.maxAuthTokenLength)
     }
 
     // MARK: - Outputs
@@ -82,8 +83,11 @@ struct BrokerCore {
         guard sessions[connection] != nil else { return }
         if text == options.protocolVersion.pongText {
             receivedPong(connection, now: now, wallClock: wallClock)
+        } else if acceptsRawPublish(from: connection), let publish = InboundPublish.scan(text) {
+            receivedPublish(publish, from: connection, wallClock: wallClock)
         } else {
-            receivedMessage(InboundItem.classify(text), from: connection, wallClock: wallClock)
+            receivedMessage(
+                InboundItem.classify(text, maximumValues: options.maxMessageValues ?? .max), from: connection, wallClock: wallClock)
         }
         reportDeadline(connection)
     }
@@ -91,7 +95,15 @@ struct BrokerCore {
     /// A binary frame arrived: decoded as UTF-8 JSON like a text frame, but never a ping or pong.
     mutating func receivedBinary(_ bytes: [UInt8], from connection: BrokerConnectionID, wallClock: Date) {
         guard sessions[connection] != nil else { return }
-        receivedMessage(InboundItem.classify(utf8: bytes), from: connection, wallClock: wallClock)
+        if acceptsRawPublish(from: connection),
+            let publish = bytes.withUnsafeBufferPointer({ InboundPublish.scan($0, isValidUTF8: false) })
+        {
+            receivedPublish(publish, from: connection, wallClock: wallClock)
+            reportDeadline(connection)
+            return
+        }
+        receivedMessage(
+            InboundItem.classify(utf8: bytes, maximumValues: options.maxMessageValues ?? .max), from: connection, wallClock: wallClock)
         reportDeadline(connection)
     }
 
@@ -139,12 +151,9 @@ struct BrokerCore {
 
     /// Answers the client invoke `cid` (a procedure's result).
     mutating func respond(
-        to connection: BrokerConnectionID, cid: Int64, result: Result<JSONValue?, RemoteError>
+        to connection: BrokerConnectionID, cid: BrokerCallID, result: Result<JSONValue?, RemoteError>
     ) {
-        switch result {
-        case .success(let data): write(Packet.response(rid: cid, result: .success(data)).serializedBytes(keyOrder: .server), to: connection)
-        case .failure(let error): write(Packet.response(rid: cid, result: .failure(error)).serializedBytes(keyOrder: .server), to: connection)
-        }
+        write(cid.response { Packet.response(rid: $0, result: result).serializedBytes(keyOrder: .server) }, to: connection)
     }
 
     /// Sends a transmit to an open socket (dropped when the socket is not open, as the server does).
@@ -173,8 +182,13 @@ struct BrokerCore {
 
     /// Publishes to every socket subscribed to `channel`, in subscription order.
     mutating func publish(channel: String, data: JSONValue?) {
+        guard channels[channel] != nil else { return }
+        publish(channel: channel, frame: Self.publishFrame(channel: channel, data: data))
+    }
+
+    /// Sends the publication `frame` to every socket subscribed to `channel`, in subscription order.
+    private mutating func publish(channel: String, frame: [UInt8]) {
         guard var subscribers = channels[channel] else { return }
-        let frame = Self.publishFrame(channel: channel, data: data)
         let order = subscribers.inOrder()
         channels[channel] = subscribers
         actions.reserveCapacity(order.count)
@@ -239,6 +253,29 @@ struct BrokerCore {
 
     // MARK: - Inbound processing
 
+    /// Whether a `#publish` invoke from `connection` may take the raw path: the socket is open,
+    /// nothing of its own waits before it, and no publish hook needs the data as a value.
+    private func acceptsRawPublish(from connection: BrokerConnectionID) -> Bool {
+        guard options.allowClientPublish, !authorizesPublish, let session = sessions[connection] else { return false }
+        return session.phase == .open && session.pendingItems.isEmpty && session.awaitingAuthorization == nil
+    }
+
+    /// A `#publish` invoke read without a tree (`InboundPublish`): the same checks and answers as
+    /// `processPublish`, with the client's data bytes spliced into the publication.
+    private mutating func receivedPublish(_ publish: InboundPublish, from connection: BrokerConnectionID, wallClock: Date) {
+        if sessions[connection]?.authTokenExpired(at: wallClock) == true {
+            deauthenticate(connection, push: true)
+        }
+        let cid = publish.callIDText.map(BrokerCallID.init(text:)) ?? BrokerCallID(publish.cid)
+        if let limit = options.maxChannelNameLength, publish.channel.utf8.count > limit {
+            answerError(connection, cid: cid, .invalidAction("Publish channel name exceeded the maximum length of \(limit) bytes"))
+            actions.append(.channelNameTooLong(connection, length: publish.channel.utf8.count, limit: limit))
+            return
+        }
+        self.publish(channel: publish.channel, frame: publish.publication)
+        write(Self.emptyResponse(rid: cid), to: connection)
+    }
+
     private mutating func receivedPong(_ connection: BrokerConnectionID, now: MonotonicInstant, wallClock: Date) {
         guard var session = sessions[connection] else { return }
         if !options.pingTimeoutDisabled {
@@ -254,10 +291,23 @@ struct BrokerCore {
         }
     }
 
-    /// One inbound message: `nil` items means a frame that is not JSON (a raw message).
+    /// One inbound message: `nil` items means a frame that is not JSON (a raw message); a failure
+    /// is JSON over `maxMessageValues`, which closes the connection with 1009.
     private mutating func receivedMessage(
-        _ items: [InboundItem]?, from connection: BrokerConnectionID, wallClock: Date
+        _ classified: Result<[InboundItem]?, JSONParseError>, from connection: BrokerConnectionID, wallClock: Date
     ) {
+        let items: [InboundItem]?
+        switch classified {
+        case .success(let classifiedItems):
+            items = classifiedItems
+        case .failure(let error):
+            let limit: Int
+            if case .tooManyValues(let valueLimit) = error.reason { limit = valueLimit } else { limit = 0 }
+            endSession(
+                connection, code: BrokerOptions.tooManyValuesCloseCode,
+                reason: "Message has more than \(limit) JSON values", sendClose: true)
+            return
+        }
         guard let items else {
             if sessions[connection]?.phase == .connecting {
                 fail(connection, .messageBeforeHandshake)
@@ -401,7 +451,7 @@ struct BrokerCore {
     }
 
     private mutating func processHandshake(
-        _ connection: BrokerConnectionID, data: JSONValue?, cid: Int64, wallClock: Date
+        _ connection: BrokerConnectionID, data: JSONValue?, cid: BrokerCallID, wallClock: Date
     ) {
         guard var session = sessions[connection] else { return }
         session.handshakeDeadline = nil
@@ -431,7 +481,8 @@ struct BrokerCore {
                     id: session.id, pingTimeout: options.pingTimeout.wholeMilliseconds,
                     isAuthenticated: session.authToken != nil, authError: authError
                 )
-                .serializedResponse(rid: cid).utf8),
+                .serializedResponse(rid: cid.value).utf8
+            ).withResponseID(cid),
             into: &actions)
         if removeToken {
             session.write(Self.removeAuthTokenFrame, into: &actions)
@@ -443,25 +494,30 @@ struct BrokerCore {
     }
 
     private mutating func processAuthenticate(
-        _ connection: BrokerConnectionID, data: JSONValue?, cid: Int64, wallClock: Date
+        _ connection: BrokerConnectionID, data: JSONValue?, cid: BrokerCallID, wallClock: Date
     ) {
         guard var session = sessions[connection] else { return }
         switch tokens.verify(data, now: wallClock) {
         case .valid(let payload, let signed):
             session.authToken = payload
             session.signedAuthToken = signed
-            session.write(Array(AuthenticateResponse(isAuthenticated: true).serializedResponse(rid: cid).utf8), into: &actions)
+            session.write(
+                Array(AuthenticateResponse(isAuthenticated: true).serializedResponse(rid: cid.value).utf8).withResponseID(cid),
+                into: &actions)
             sessions[connection] = session
         case .rejected(let error, let isBadToken):
             session.authToken = nil
             session.signedAuthToken = nil
             if isBadToken {
-                session.write(Packet.response(rid: cid, result: .failure(error)).serializedBytes(keyOrder: .server), into: &actions)
+                session.write(
+                    cid.response { Packet.response(rid: $0, result: .failure(error)).serializedBytes(keyOrder: .server) },
+                    into: &actions)
                 session.write(Self.removeAuthTokenFrame, into: &actions)
             } else {
                 let reported = (data == nil || data?.isNull == true) ? nil : error
                 session.write(
-                    Array(AuthenticateResponse(isAuthenticated: false, authError: reported).serializedResponse(rid: cid).utf8),
+                    Array(AuthenticateResponse(isAuthenticated: false, authError: reported).serializedResponse(rid: cid.value).utf8)
+                        .withResponseID(cid),
                     into: &actions)
             }
             sessions[connection] = session
@@ -469,7 +525,7 @@ struct BrokerCore {
     }
 
     private mutating func processPublish(
-        _ connection: BrokerConnectionID, data: JSONValue?, cid: Int64?
+        _ connection: BrokerConnectionID, data: JSONValue?, cid: BrokerCallID?
     ) {
         guard options.allowClientPublish else {
             answerError(connection, cid: cid, .invalidAction("Client publish feature is disabled"))
@@ -477,6 +533,11 @@ struct BrokerCore {
         }
         guard let payload = data, payload.isTruthy, let channel = payload["channel"]?.stringValue else {
             answerError(connection, cid: cid, .invalidAction("Publish channel name was malformatted"))
+            return
+        }
+        if let limit = options.maxChannelNameLength, channel.utf8.count > limit {
+            answerError(connection, cid: cid, .invalidAction("Publish channel name exceeded the maximum length of \(limit) bytes"))
+            actions.append(.channelNameTooLong(connection, length: channel.utf8.count, limit: limit))
             return
         }
         guard let info = sessions[connection]?.info else { return }
@@ -490,7 +551,7 @@ struct BrokerCore {
     }
 
     private mutating func completePublish(
-        _ connection: BrokerConnectionID, request: BrokerPublishRequest, cid: Int64?
+        _ connection: BrokerConnectionID, request: BrokerPublishRequest, cid: BrokerCallID?
     ) {
         publish(channel: request.channel, data: request.data)
         if let cid {
@@ -501,10 +562,15 @@ struct BrokerCore {
     }
 
     private mutating func processSubscribe(
-        _ connection: BrokerConnectionID, data: JSONValue?, cid: Int64?
+        _ connection: BrokerConnectionID, data: JSONValue?, cid: BrokerCallID?
     ) {
         guard let payload = data, payload.isTruthy, let channel = payload["channel"]?.stringValue else {
             answerError(connection, cid: cid, .invalidAction("Subscribe channel name was malformatted"))
+            return
+        }
+        if let limit = options.maxChannelNameLength, channel.utf8.count > limit {
+            answerError(connection, cid: cid, .invalidAction("Subscribe channel name exceeded the maximum length of \(limit) bytes"))
+            actions.append(.channelNameTooLong(connection, length: channel.utf8.count, limit: limit))
             return
         }
         guard let info = sessions[connection]?.info else { return }
@@ -519,7 +585,7 @@ struct BrokerCore {
     }
 
     private mutating func completeSubscribe(
-        _ connection: BrokerConnectionID, request: BrokerSubscribeRequest, cid: Int64?
+        _ connection: BrokerConnectionID, request: BrokerSubscribeRequest, cid: BrokerCallID?
     ) {
         guard let cid else {
             // A transmit `#subscribe` reaches receivers but never subscribes (as the real server).
@@ -528,12 +594,22 @@ struct BrokerCore {
         }
         // socketcluster-server checks the limit before anything else, even for a channel the
         // socket is already subscribed to.
-        if let limit = options.socketChannelLimit, let session = sessions[connection], session.subscriptions.count >= limit {
+        if let limit = options.socketChannelLimit, let session = sessions[connection], session.subscriptionList.count >= limit {
             let message =
                 "Failed to subscribe socket to the \(request.channel) channel - InvalidActionError: Socket "
                 + "\(session.id) tried to exceed the channel subscription limit of \(limit)"
             answerError(connection, cid: cid, .broker(message))
             actions.append(.channelLimitReached(connection, channel: request.channel, limit: limit))
+            return
+        }
+        if let budget = options.maxSubscriptionBytes, let session = sessions[connection], !session.isSubscribed(to: request.channel),
+            session.subscriptionList.byteCount + request.channel.utf8.count > budget
+        {
+            let message =
+                "Failed to subscribe socket to a channel - InvalidActionError: Socket \(session.id) tried to exceed "
+                + "the channel name budget of \(budget) bytes"
+            answerError(connection, cid: cid, .broker(message))
+            actions.append(.subscriptionBytesLimitReached(connection, limit: budget))
             return
         }
         sessions[connection]?.addSubscription(request.channel)
@@ -542,7 +618,7 @@ struct BrokerCore {
     }
 
     private mutating func processUnsubscribe(
-        _ connection: BrokerConnectionID, data: JSONValue?, cid: Int64?
+        _ connection: BrokerConnectionID, data: JSONValue?, cid: BrokerCallID?
     ) {
         guard let channel = data?.stringValue, let session = sessions[connection] else {
             answerError(connection, cid: cid, .invalidAction("Unsubscribe channel name was malformatted"))
@@ -551,6 +627,9 @@ struct BrokerCore {
         if session.isSubscribed(to: channel) {
             unsubscribe(connection, from: channel)
             if let cid { write(Self.emptyResponse(rid: cid), to: connection) }
+        } else if let limit = options.maxChannelNameLength, channel.utf8.count > limit {
+            // Not echoed back: a name this long cannot be subscribed.
+            answerError(connection, cid: cid, .invalidAction("Unsubscribe channel name exceeded the maximum length of \(limit) bytes"))
         } else {
             let message =
                 "Failed to unsubscribe socket from the \(channel) channel - InvalidActionError: Socket "
@@ -578,10 +657,10 @@ struct BrokerCore {
     }
 
     private mutating func answerError(
-        _ connection: BrokerConnectionID, cid: Int64?, _ error: RemoteError
+        _ connection: BrokerConnectionID, cid: BrokerCallID?, _ error: RemoteError
     ) {
         guard let cid else { return }
-        write(Packet.response(rid: cid, result: .failure(error)).serializedBytes(keyOrder: .server), to: connection)
+        write(cid.response { Packet.response(rid: $0, result: .failure(error)).serializedBytes(keyOrder: .server) }, to: connection)
     }
 
     private mutating func deliver(
@@ -617,8 +696,8 @@ struct BrokerCore {
     private static let removeAuthTokenFrame =
         Packet.transmit(event: BuiltInEvent.removeAuthToken, data: nil).serializedBytes(keyOrder: .server)
 
-    private static func emptyResponse(rid: Int64) -> [UInt8] {
-        Packet.response(rid: rid, result: .success(nil)).serializedBytes(keyOrder: .server)
+    private static func emptyResponse(rid: BrokerCallID) -> [UInt8] {
+        rid.response { Packet.response(rid: $0, result: .success(nil)).serializedBytes(keyOrder: .server) }
     }
 
     /// `{"event":"#publish","data":{"channel":C[,"data":…]}}`.

@@ -29,7 +29,7 @@ final class BrokerEngine: @unchecked Sendable {
     private var disconnectionHandlers: [@Sendable (BrokerSocket, UInt16, String) -> Void] = []
     private var slowConsumerHandlers: [@Sendable (BrokerSocket, Int) -> Void] = []
     private var socketIDs: [BrokerConnectionID: String] = [:]
-    private var openCalls: [UInt64: (connection: BrokerConnectionID, cid: Int64)] = [:]
+    private var openCalls: [UInt64: (connection: BrokerConnectionID, cid: BrokerCallID)] = [:]
     private var nextCallID: UInt64 = 1
     private var invokeWaiters: [UInt64: (event: String, continuation: CheckedContinuation<JSONValue?, any Error>)] = [:]
 
@@ -362,6 +362,10 @@ final class BrokerEngine: @unchecked Sendable {
             }
         case .channelLimitReached(let connection, let channel, let limit):
             log.channelLimitReached(connection, socket: socketIDs[connection], channel: channel, limit: limit)
+        case .channelNameTooLong(let connection, let length, let limit):
+            log.channelNameTooLong(connection, socket: socketIDs[connection], length: length, limit: limit)
+        case .subscriptionBytesLimitReached(let connection, let limit):
+            log.subscriptionBytesLimitReached(connection, socket: socketIDs[connection], limit: limit)
         case .socketConnected(let connection, let info):
             log.connected(connection, socket: info.id)
             let socket = BrokerSocket(id: info.id, connection: connection, engine: self)

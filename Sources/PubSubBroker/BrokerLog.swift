@@ -72,6 +72,21 @@ struct BrokerLog: Sendable {
             metadata: metadata(connection, socket: socket(), ["channel": channel.escapedForDisplay, "limit": String(limit)]))
     }
 
+    /// A `#subscribe` or `#publish` named a channel of `length` bytes, over `maxChannelNameLength`
+    /// (the name itself is not logged).
+    func channelNameTooLong(_ connection: BrokerConnectionID, socket: @autoclosure () -> String?, length: Int, limit: Int) {
+        sink.log(
+            .notice, .broker, "channel name too long",
+            metadata: metadata(connection, socket: socket(), ["length": String(length), "limit": String(limit)]))
+    }
+
+    /// A `#subscribe` was refused at the socket's `maxSubscriptionBytes` budget.
+    func subscriptionBytesLimitReached(_ connection: BrokerConnectionID, socket: @autoclosure () -> String?, limit: Int) {
+        sink.log(
+            .notice, .broker, "subscription bytes limit reached",
+            metadata: metadata(connection, socket: socket(), ["limit": String(limit)]))
+    }
+
     /// An upgraded connection (WireKit's number `webSocket`) was closed at once: `limit`
     /// connections were open.
     func maxConnectionsReached(limit: Int, webSocket: UInt64) {

@@ -46,6 +46,31 @@ public struct BrokerOptions: Sendable {
     /// Most connections open at once (`nil`, the default, for no limit, as socketcluster-server).
     /// A connection beyond it is closed right after its upgrade with 1013 (try again later).
     public var maxConnections: Int?
+    /// Most JSON values the broker builds from one inbound message, 1,048,576 (1 Mi); every
+    /// scalar, array, object and object key counts one. Parsing stops at the limit and the
+    /// connection is closed with `BrokerOptions.tooManyValuesCloseCode` (1009) and a log record, so
+    /// a message costs at most this many values of memory (about 24 bytes each, plus strings)
+    /// whatever its size. A `#publish` invoke is not counted when no `authorizePublish` hook is
+    /// set: it is validated and routed without a tree, its data bytes spliced into the
+    /// publication as they arrived. `nil` for no limit. socketcluster-server has no equivalent
+    /// (only `maxPayload`).
+    public var maxMessageValues: Int?
+    /// Longest channel name a client may subscribe or publish to, in UTF-8 bytes (4,096). A longer
+    /// name's `#subscribe`/`#publish` invoke is answered with `InvalidActionError` "Subscribe
+    /// channel name exceeded the maximum length of N bytes" (or "Publish …"), a transmit is
+    /// dropped, and a log record names the length. `nil` for no limit; socketcluster-server has
+    /// none. The application's own `publish` is not limited.
+    public var maxChannelNameLength: Int?
+    /// Most bytes of channel names (the sum of their UTF-8 lengths) one socket may be subscribed
+    /// to at once, 1 MiB (1,048,576). A `#subscribe` beyond it fails with `BrokerError` "… tried to
+    /// exceed the channel name budget of N bytes", like `socketChannelLimit`'s answer. `nil` for no
+    /// limit; socketcluster-server has none (only the count, `socketChannelLimit`).
+    public var maxSubscriptionBytes: Int?
+    /// Longest auth token a client may present in `#handshake` or `#authenticate`, in UTF-8 bytes
+    /// (65,536). A longer token is not decoded: it is refused as a bad token
+    /// (`AuthTokenInvalidError` "jwt longer than N bytes", with `#removeAuthToken`), as a malformed
+    /// token is. `nil` for no limit; socketcluster-server has none (only `maxPayload`).
+    public var maxAuthTokenLength: Int?
     /// Where the broker's log records go: sockets connected and disconnected, sockets the broker
     /// closed and why, limits hit (slow consumer, channel limit, `maxConnections`), and WireKit's
     /// records for its connections (refused upgrades, protocol violations, TLS failures, 1009).
@@ -61,6 +86,9 @@ public struct BrokerOptions: Sendable {
     /// The close code of a handshake the `authorizeHandshake` hook rejected without its own code:
     /// 4008, socketcluster-server's "Server rejected handshake from client".
     public static let handshakeRejectedCloseCode: UInt16 = 4008
+    /// The close code of a message over `maxMessageValues`: 1009 (message too big), the code a
+    /// message over `maxPayload` gets; the SocketCluster client reconnects with back-off.
+    public static let tooManyValuesCloseCode: UInt16 = 1009
 
     /// The socketcluster-server 19 defaults, with a random `authKey`.
     public init(
@@ -78,6 +106,10 @@ public struct BrokerOptions: Sendable {
         maxPayload: Int = 100 << 20,
         maxOutboundBufferedBytes: Int = 8 << 20,
         maxConnections: Int? = nil,
+        maxMessageValues: Int? = 1 << 20,
+        maxChannelNameLength: Int? = 4_096,
+        maxSubscriptionBytes: Int? = 1 << 20,
+        maxAuthTokenLength: Int? = 64 << 10,
         perMessageDeflate: PerMessageDeflateOptions? = nil,
         logSink: LogSink = .off
     ) {
@@ -96,6 +128,10 @@ public struct BrokerOptions: Sendable {
         self.maxPayload = maxPayload
         self.maxOutboundBufferedBytes = maxOutboundBufferedBytes
         self.maxConnections = maxConnections
+        self.maxMessageValues = maxMessageValues
+        self.maxChannelNameLength = maxChannelNameLength
+        self.maxSubscriptionBytes = maxSubscriptionBytes
+        self.maxAuthTokenLength = maxAuthTokenLength
         self.logSink = logSink
     }
 

@@ -22,7 +22,7 @@ struct BrokerSocketSession {
     /// A client subscribe or publish held for authorization.
     struct PendingAuthorization {
         var request: BrokerAuthorizationRequest
-        var cid: Int64?
+        var cid: BrokerCallID?
     }
 
     let connection: BrokerConnectionID
@@ -33,8 +33,7 @@ struct BrokerSocketSession {
     var authToken: [String: JSONValue]?
     var signedAuthToken: String?
     /// Subscribed channels in subscription order.
-    private(set) var subscriptions: [String] = []
-    private var subscriptionSet: Set<String> = []
+    private(set) var subscriptionList = SubscriptionList()
     /// The next `cid` for a server invoke; starts at 1 per connection.
     var nextCallID: Int64 = 1
     var pendingInvokes: [Int64: PendingInvoke] = [:]
@@ -75,22 +74,21 @@ struct BrokerSocketSession {
         return earliest
     }
 
-    func isSubscribed(to channel: String) -> Bool { subscriptionSet.contains(channel) }
+    /// Subscribed channels in subscription order.
+    var subscriptions: [String] { subscriptionList.inOrder }
+
+    func isSubscribed(to channel: String) -> Bool { subscriptionList.contains(channel) }
 
     /// Records a subscription; returns false when it already existed.
     @discardableResult
     mutating func addSubscription(_ channel: String) -> Bool {
-        guard subscriptionSet.insert(channel).inserted else { return false }
-        subscriptions.append(channel)
-        return true
+        subscriptionList.insert(channel)
     }
 
     /// Forgets a subscription; returns false when there was none.
     @discardableResult
     mutating func removeSubscription(_ channel: String) -> Bool {
-        guard subscriptionSet.remove(channel) != nil else { return false }
-        subscriptions.removeAll { $0 == channel }
-        return true
+        subscriptionList.remove(channel)
     }
 
     /// Queues a serialized packet: into the batch when batching, else as a frame to send now.

@@ -39,13 +39,7 @@ public enum InboundFrame: Sendable, Hashable {
             if bytes[1] == UInt8(ascii: "1") { return .ping(.v1) }
             if bytes[1] == UInt8(ascii: "2") { return .pong }
         }
-        var index = 0
-        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D {
-            index += 1
-        }
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "{") || bytes[index] == UInt8(ascii: "[") else {
-            return rawText()
-        }
+        guard startsLikeJSONPackets(bytes) else { return rawText() }
         guard
             case .success(let value) = JSONParser.parse(
                 bytes, maximumDepth: JSONValue.defaultMaximumDepth,
@@ -61,5 +55,19 @@ public enum InboundFrame: Sendable, Hashable {
             if case .raw = packet { return rawText() }
             return .packets([packet])
         }
+    }
+
+    /// Whether the frame can hold packets: not a ping or pong, and its first non-whitespace byte
+    /// is `{` or `[`.
+    static func startsLikeJSONPackets(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if bytes.isEmpty { return false }
+        if bytes.count == 2 && bytes[0] == UInt8(ascii: "#") && (bytes[1] == UInt8(ascii: "1") || bytes[1] == UInt8(ascii: "2")) {
+            return false
+        }
+        var index = 0
+        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D {
+            index += 1
+        }
+        return index < bytes.count && (bytes[index] == UInt8(ascii: "{") || bytes[index] == UInt8(ascii: "["))
     }
 }

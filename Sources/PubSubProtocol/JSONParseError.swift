@@ -22,6 +22,9 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
         case nestingTooDeep(limit: Int)
         /// Something other than whitespace after the value.
         case trailingCharacters
+        /// More values (scalars, arrays, objects and object keys, each counting one) than the
+        /// limit the caller set.
+        case tooManyValues(limit: Int)
     }
 
     /// What went wrong.
@@ -49,6 +52,7 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
         case .invalidUTF8: what = "invalid UTF-8"
         case .nestingTooDeep(let limit): what = "arrays/objects nested deeper than \(limit)"
         case .trailingCharacters: what = "unexpected characters after the JSON value"
+        case .tooManyValues(let limit): what = "more than \(limit) values"
         }
         return "Invalid JSON at byte \(offset): \(what)"
     }

@@ -5,11 +5,22 @@
 /// escapes (legal for JavaScript's `JSON.stringify`) become U+FFFD because Swift strings cannot
 /// hold them.
 struct JSONParser {
-    private let input: UnsafeBufferPointer<UInt8>
-    private let maximumDepth: Int
+    let input: UnsafeBufferPointer<UInt8>
+    let maximumDepth: Int
+    /// Most values (scalars, arrays, objects and object keys) the tree may hold.
+    private let maximumValues: Int
+    private var valueCount = 0
+    /// Whether to record the wire text of each packet object's numeric `cid` (see `callIDTexts`).
+    private let capturesCallIDs: Bool
+    /// The packet index of the next value when it is a packet object (the document, or an element
+    /// of the document's array); consumed by `parseValue`.
+    private var pendingPacketIndex: Int?
+    /// Packet index → the `cid` member's number text, when it is not the canonical decimal form
+    /// of the integer the parser made of it.
+    private(set) var callIDTexts: [Int: String] = [:]
     /// True when the bytes came from a Swift `String`, so UTF-8 validation can be skipped.
-    private let inputIsValidUTF8: Bool
-    private var position = 0
+    let inputIsValidUTF8: Bool
+    var position = 0
     /// Reused buffer for strings that contain escapes.
     private var scratch: [UInt8] = []
     /// Members of the objects being parsed, innermost last; collected here so each dictionary
@@ -18,22 +29,56 @@ struct JSONParser {
     /// Elements of the arrays being parsed, innermost last (same reason).
     private var elementStack: [JSONValue] = []
 
-    private init(input: UnsafeBufferPointer<UInt8>, maximumDepth: Int, inputIsValidUTF8: Bool) {
+    init(
+        input: UnsafeBufferPointer<UInt8>, maximumDepth: Int, maximumValues: Int, inputIsValidUTF8: Bool,
+        capturesCallIDs: Bool
+    ) {
         self.input = input
         self.maximumDepth = maximumDepth
+        self.maximumValues = maximumValues
         self.inputIsValidUTF8 = inputIsValidUTF8
+        self.capturesCallIDs = capturesCallIDs
     }
 
     /// Parses one complete document (surrounding whitespace allowed, nothing else).
     static func parse(
-        _ input: UnsafeBufferPointer<UInt8>, maximumDepth: Int,
+        _ input: UnsafeBufferPointer<UInt8>, maximumDepth: Int, maximumValues: Int = .max,
         inputIsValidUTF8: Bool
     ) -> Result<JSONValue, JSONParseError> {
-        var parser = JSONParser(input: input, maximumDepth: maximumDepth, inputIsValidUTF8: inputIsValidUTF8)
+        var parser = JSONParser(
+            input: input, maximumDepth: maximumDepth, maximumValues: maximumValues, inputIsValidUTF8: inputIsValidUTF8,
+            capturesCallIDs: false)
         do throws(JSONParseError) {
             return .success(try parser.parseDocument())
         } catch {
             return .failure(error)
+        }
+    }
+
+    /// Parses a frame's document and also returns the wire text of each packet's `cid` that is
+    /// not written in the canonical form of the integer it stands for (keyed by packet index:
+    /// 0 for a lone object, the element index in a batch array).
+    static func parseCapturingCallIDs(
+        _ input: UnsafeBufferPointer<UInt8>, maximumDepth: Int, maximumValues: Int, inputIsValidUTF8: Bool
+    ) -> Result<(JSONValue, [Int: String]), JSONParseError> {
+        var parser = JSONParser(
+            input: input, maximumDepth: maximumDepth, maximumValues: maximumValues, inputIsValidUTF8: inputIsValidUTF8,
+            capturesCallIDs: true)
+        do throws(JSONParseError) {
+            parser.pendingPacketIndex = 0
+            let value = try parser.parseDocument()
+            return .success((value, parser.callIDTexts))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Counts one value against `maximumValues`.
+    @inline(__always)
+    private mutating func countValue() throws(JSONParseError) {
+        valueCount += 1
+        guard valueCount <= maximumValues else {
+            throw JSONParseError(.tooManyValues(limit: maximumValues), offset: position)
         }
     }
 
@@ -49,7 +94,7 @@ struct JSONParser {
     }
 
     @inline(__always)
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while position < input.count {
             switch input[position] {
             case 0x20, 0x09, 0x0A, 0x0D: position += 1
@@ -60,13 +105,16 @@ struct JSONParser {
 
     private mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
         guard position < input.count else { throw JSONParseError(.unexpectedEndOfInput, offset: position) }
+        try countValue()
+        let packetIndex = pendingPacketIndex
+        pendingPacketIndex = nil
         switch input[position] {
         case UInt8(ascii: "\""):
             return .string(try parseString())
         case UInt8(ascii: "{"):
-            return try parseObject(depth: depth + 1)
+            return try parseObject(depth: depth + 1, packetIndex: packetIndex)
         case UInt8(ascii: "["):
-            return try parseArray(depth: depth + 1)
+            return try parseArray(depth: depth + 1, holdsPackets: packetIndex != nil && depth == 0)
         case UInt8(ascii: "t"):
             try expectLiteral("true")
             return .bool(true)
@@ -83,7 +131,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
+    mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
         let count = literal.utf8CodeUnitCount
         let expected = UnsafeBufferPointer(start: literal.utf8Start, count: count)
         for offset in 0..<count {
@@ -95,7 +143,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
+    private mutating func parseObject(depth: Int, packetIndex: Int?) throws(JSONParseError) -> JSONValue {
         guard depth <= maximumDepth else { throw JSONParseError(.nestingTooDeep(limit: maximumDepth), offset: position) }
         position += 1  // "{"
         skipWhitespace()
@@ -110,6 +158,7 @@ struct JSONParser {
             guard input[position] == UInt8(ascii: "\"") else {
                 throw JSONParseError(.unexpectedCharacter(input[position]), offset: position)
             }
+            try countValue()
             let key = try parseString()
             skipWhitespace()
             guard position < input.count else { throw JSONParseError(.unexpectedEndOfInput, offset: position) }
@@ -118,7 +167,9 @@ struct JSONParser {
             }
             position += 1
             skipWhitespace()
+            let valueStart = position
             let value = try parseValue(depth: depth)
+            if let packetIndex, key == "cid" { recordCallID(value, from: valueStart, packet: packetIndex) }
             memberStack.append((key, value))
             skipWhitespace()
             guard position < input.count else { throw JSONParseError(.unexpectedEndOfInput, offset: position) }
@@ -141,7 +192,22 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
+    /// Keeps the text of a packet's numeric `cid` when it differs from the canonical decimal
+    /// form of the parsed integer (a repeated key keeps the last value, as `JSON.parse` does).
+    private mutating func recordCallID(_ value: JSONValue, from start: Int, packet: Int) {
+        guard value.isNumber else {
+            callIDTexts[packet] = nil
+            return
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: input[start..<position]), as: UTF8.self)
+        if case .int(let integer) = value, String(integer) == text {
+            callIDTexts[packet] = nil
+        } else {
+            callIDTexts[packet] = text
+        }
+    }
+
+    private mutating func parseArray(depth: Int, holdsPackets: Bool) throws(JSONParseError) -> JSONValue {
         guard depth <= maximumDepth else { throw JSONParseError(.nestingTooDeep(limit: maximumDepth), offset: position) }
         position += 1  // "["
         skipWhitespace()
@@ -152,6 +218,7 @@ struct JSONParser {
         }
         let base = elementStack.count
         while true {
+            if holdsPackets { pendingPacketIndex = elementStack.count - base }
             let element = try parseValue(depth: depth)
             elementStack.append(element)
             skipWhitespace()
@@ -174,7 +241,7 @@ struct JSONParser {
     // MARK: Strings
 
     /// Parses a string starting at its opening quote.
-    private mutating func parseString() throws(JSONParseError) -> String {
+    mutating func parseString() throws(JSONParseError) -> String {
         let start = position + 1
         var index = JSONStringScanner.skipPlain(input, from: start)
         var sawNonASCII = false
@@ -268,7 +335,7 @@ struct JSONParser {
         return next
     }
 
-    private func hexQuad(at index: Int) throws(JSONParseError) -> UInt16 {
+    func hexQuad(at index: Int) throws(JSONParseError) -> UInt16 {
         guard index + 4 <= input.count else { throw JSONParseError(.unexpectedEndOfInput, offset: input.count) }
         var value: UInt16 = 0
         for offset in 0..<4 {
@@ -306,7 +373,7 @@ struct JSONParser {
 
     // MARK: Numbers
 
-    private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
+    mutating func parseNumber() throws(JSONParseError) -> JSONValue {
         let start = position
         var index = position
         let negative = input[index] == UInt8(ascii: "-")
@@ -486,22 +553,29 @@ extension JSONValue {
     public static let defaultMaximumDepth = 512
 
     /// Parses UTF-8 JSON text (RFC 8259, strict: one value, optional surrounding whitespace).
-    public init(parsing bytes: some Collection<UInt8>, maximumDepth: Int = JSONValue.defaultMaximumDepth) throws(JSONParseError) {
+    /// `maximumValues` bounds the tree: every scalar, array, object and object key counts one, and
+    /// a document with more throws `tooManyValues` before the rest is read.
+    public init(
+        parsing bytes: some Collection<UInt8>, maximumDepth: Int = JSONValue.defaultMaximumDepth, maximumValues: Int = .max
+    ) throws(JSONParseError) {
         let result =
             bytes.withContiguousStorageIfAvailable {
-                JSONParser.parse($0, maximumDepth: maximumDepth, inputIsValidUTF8: false)
+                JSONParser.parse($0, maximumDepth: maximumDepth, maximumValues: maximumValues, inputIsValidUTF8: false)
             }
             ?? Array(bytes).withUnsafeBufferPointer {
-                JSONParser.parse($0, maximumDepth: maximumDepth, inputIsValidUTF8: false)
+                JSONParser.parse($0, maximumDepth: maximumDepth, maximumValues: maximumValues, inputIsValidUTF8: false)
             }
         self = try result.get()
     }
 
-    /// Parses JSON text (RFC 8259, strict: one value, optional surrounding whitespace).
-    public init(parsing text: String, maximumDepth: Int = JSONValue.defaultMaximumDepth) throws(JSONParseError) {
+    /// Parses JSON text (RFC 8259, strict: one value, optional surrounding whitespace), with at
+    /// most `maximumValues` values (see `init(parsing:maximumDepth:maximumValues:)` for bytes).
+    public init(
+        parsing text: String, maximumDepth: Int = JSONValue.defaultMaximumDepth, maximumValues: Int = .max
+    ) throws(JSONParseError) {
         var text = text
         let result = text.withUTF8 {
-            JSONParser.parse($0, maximumDepth: maximumDepth, inputIsValidUTF8: true)
+            JSONParser.parse($0, maximumDepth: maximumDepth, maximumValues: maximumValues, inputIsValidUTF8: true)
         }
         self = try result.get()
     }

@@ -70,6 +70,30 @@ extension Packet {
     }
 }
 
+extension Packet {
+    /// The response `{"rid":<ridText>,…}` to an invoke whose `cid` arrived as `ridText` (see
+    /// `InboundPacket.callIDText`): the number goes back exactly as the peer wrote it. `ridText`
+    /// must be a JSON number as `InboundPacket` captured it; it is written unchanged.
+    public static func serializedResponse(
+        ridText: String, result: Result<JSONValue?, RemoteError>, keyOrder: PacketKeyOrder = .client
+    ) -> [UInt8] {
+        let canonical = Packet.response(rid: 0, result: result).serializedBytes(keyOrder: keyOrder)
+        return replacingResponseRID(of: canonical, with: ridText)
+    }
+
+    /// A response frame that starts `{"rid":0` with the `0` replaced by `ridText`; any other
+    /// frame is returned unchanged.
+    public static func replacingResponseRID(of frame: [UInt8], with ridText: String) -> [UInt8] {
+        let prefix = Array(#"{"rid":0"#.utf8)
+        guard frame.starts(with: prefix) else { return frame }
+        var spliced = Array(prefix.dropLast())
+        spliced.reserveCapacity(frame.count + ridText.utf8.count)
+        spliced.append(contentsOf: ridText.utf8)
+        spliced.append(contentsOf: frame[prefix.count...])
+        return spliced
+    }
+}
+
 extension JSONSerializer {
     /// `"key":error`, the error dehydrated with `message` and `name` first and the other fields
     /// sorted, as sc-errors' dehydration writes them.

@@ -8,6 +8,7 @@ struct BrokerCommand {
     var port: Int
 
     func run() async -> Int32 {
+        MemoryTuning.returnLargeBlocksAtOnce()
         let broker: PubSubBroker
         do {
             broker = try await PubSubBroker.start(host: host, port: port)

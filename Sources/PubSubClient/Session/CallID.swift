@@ -16,15 +16,27 @@ public struct CallID: Sendable, Hashable, Comparable, CustomStringConvertible {
 public struct ServerRequestID: Sendable, Hashable, CustomStringConvertible {
     /// The connection the request arrived on; a reply after that connection ended is refused.
     public let connection: UInt64
-    /// The server's `cid`, echoed as `rid` in the reply.
+    /// The server's `cid`, echoed as `rid` in the reply (0 when the cid was not an `Int64`; the
+    /// reply then carries the cid's wire text).
     public let cid: Int64
+    /// The cid's wire text when it was not written as the decimal `Int64` `cid` holds (`1.5`,
+    /// `1e30`, `9223372036854775808`): the reply's `rid` is this text, unchanged.
+    let cidText: String?
     /// Identifies request `cid` on connection number `connection`.
     public init(connection: UInt64, cid: Int64) {
         self.connection = connection
         self.cid = cid
+        self.cidText = nil
     }
+
+    init(connection: UInt64, cid: Int64, cidText: String?) {
+        self.connection = connection
+        self.cid = cidText == nil ? cid : 0
+        self.cidText = cidText
+    }
+
     /// The request's cid and connection, in words.
-    public var description: String { "request \(cid) on connection \(connection)" }
+    public var description: String { "request \(cidText ?? String(cid)) on connection \(connection)" }
 }
 
 /// Identifies one transport (WebSocket) opened by the session, so events from a transport that

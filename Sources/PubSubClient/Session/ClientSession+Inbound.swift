@@ -1,19 +1,27 @@
+@_spi(Cores) import MonotonicTime
+
 extension ClientSession {
     /// One text frame that is not a ping of our protocol version (Protocol.md §2, §3).
     mutating func receiveFrame(_ text: String, now: MonotonicInstant) {
-        switch InboundFrame(text: text) {
-        case .packets(let packets):
-            for packet in packets {
-                // A packet may close the connection (handshake rejection); the rest of the
-                // batch belongs to a connection that no longer exists.
-                guard connection.link?.isOpen == true else { return }
-                receive(packet, now: now)
-            }
-        case .raw(let raw):
-            emit(.raw(.text(raw)))
-        case .ping, .pong:
-            // A ping of the other protocol version, or a pong: not ours to answer (Protocol.md §3).
+        // No value limit here, so parsing cannot fail; `nil` is a frame without packets: text that
+        // is not JSON, or a ping of the other protocol version, or a pong: not ours to answer
+        // (Protocol.md §3).
+        guard let packets = (try? InboundPacket.parseFrame(text)) ?? nil else {
             emit(.raw(.text(text)))
+            return
+        }
+        for inbound in packets {
+            // A packet may close the connection (handshake rejection); the rest of the
+            // batch belongs to a connection that no longer exists.
+            guard connection.link?.isOpen == true else { return }
+            if let invoke = inbound.invokeWithCallIDText {
+                // A cid that is a number but no `Int64` (`1.5`, `1e30`): answered all the same.
+                handleInvoke(event: invoke.event, data: invoke.data, cid: 0, cidText: invoke.callIDText, now: now)
+            } else if case .invoke(let event, let data, let cid) = inbound.packet, let cidText = inbound.callIDText {
+                handleInvoke(event: event, data: data, cid: cid, cidText: cidText, now: now)
+            } else {
+                receive(inbound.packet, now: now)
+            }
         }
     }
 
@@ -111,25 +119,42 @@ extension ClientSession {
         }
     }
 
-    mutating func handleInvoke(event: String, data: JSONValue?, cid: Int64, now: MonotonicInstant) {
+    /// A server invoke; `cidText` is its cid's wire text when that is not the decimal `cid`
+    /// (the answer's `rid` is then that text, so it is the number the server sent).
+    mutating func handleInvoke(event: String, data: JSONValue?, cid: Int64, cidText: String? = nil, now: MonotonicInstant) {
         switch event {
         case BuiltInEvent.setAuthToken:
             if let token = data?["token"]?.stringValue {
                 acceptServerToken(token)
-                send(.response(rid: cid, result: .success(nil)))
+                sendResponse(cid: cid, cidText: cidText, result: .success(nil))
             } else {
                 let error = RemoteError(
                     name: "InvalidMessageError",
                     message: "No token data provided by #setAuthToken event")
-                send(.response(rid: cid, result: .failure(error)))
+                sendResponse(cid: cid, cidText: cidText, result: .failure(error))
             }
         case BuiltInEvent.removeAuthToken:
             removeTokenOnServerRequest()
-            send(.response(rid: cid, result: .success(nil)))
+            sendResponse(cid: cid, cidText: cidText, result: .success(nil))
         default:
             guard let transport = connection.link?.transport else { return }
-            updateLink { $0.openRequests.insert(cid) }
-            emit(.request(event: event, data: data, id: ServerRequestID(connection: transport.rawValue, cid: cid)))
+            let request = ServerRequestID(connection: transport.rawValue, cid: cid, cidText: cidText)
+            updateLink { $0.openRequests.insert(request) }
+            emit(.request(event: event, data: data, id: request))
+        }
+    }
+
+    /// Sends the answer to server invoke `cid`, with `cidText` as its `rid` when set.
+    private mutating func sendResponse(cid: Int64, cidText: String?, result: Result<JSONValue?, RemoteError>) {
+        guard let cidText else {
+            send(.response(rid: cid, result: result))
+            return
+        }
+        let bytes = Packet.serializedResponse(ridText: cidText, result: result)
+        if batch != nil {
+            batch?.packets.append(bytes)
+        } else {
+            actions.append(.sendText(bytes))
         }
     }
 
@@ -142,14 +167,14 @@ extension ClientSession {
         guard let link = connection.link, link.transport.rawValue == request.connection, link.isOpen else {
             throw .requestExpired(request)
         }
-        guard link.openRequests.contains(request.cid) else { throw .alreadyResponded(request) }
-        updateLink { $0.openRequests.remove(request.cid) }
-        send(.response(rid: request.cid, result: result))
+        guard link.openRequests.contains(request) else { throw .alreadyResponded(request) }
+        updateLink { $0.openRequests.remove(request) }
+        sendResponse(cid: request.cid, cidText: request.cidText, result: result)
     }
 
     /// Whether the server request is still waiting for its answer.
     public func isAwaitingResponse(_ request: ServerRequestID) -> Bool {
         guard let link = connection.link else { return false }
-        return link.transport.rawValue == request.connection && link.openRequests.contains(request.cid)
+        return link.transport.rawValue == request.connection && link.openRequests.contains(request)
     }
 }

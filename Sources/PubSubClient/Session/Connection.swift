@@ -37,7 +37,7 @@ struct Link: Sendable {
     /// The token the handshake sent, adopted if the server accepts it.
     var handshakeToken: String?
     /// Server invokes (by cid) not answered yet.
-    var openRequests: Set<Int64> = []
+    var openRequests: Set<ServerRequestID> = []
     /// `connect` calls waiting for this attempt's handshake; empty once open.
     var connectCalls: [CallID] = []
 

@@ -1,0 +1,149 @@
+/// A client's `#publish` invoke read without building a tree for what it publishes: the frame is
+/// validated as strictly as `JSONValue(parsing:)` does, the channel and `cid` are read, and the
+/// publication subscribers receive is spliced from the data's bytes as they arrived. Routing a
+/// publication of any shape then costs a linear pass over it and one copy, however many values
+/// it holds.
+public struct InboundPublish: Sendable {
+    /// The channel name.
+    public var channel: String
+    /// The invoke's `cid` (0 when `callIDText` is set).
+    public var cid: Int64
+    /// The `cid`'s wire text when it is not the canonical decimal `cid` (see
+    /// `InboundPacket.callIDText`).
+    public var callIDText: String?
+    /// The frame subscribers receive, `{"event":"#publish","data":{"channel":C,"data":D}}` (no
+    /// `"data":D` when the client sent none): the channel written as the serializer writes strings,
+    /// `D` the client's data bytes unchanged (so its object keys keep the client's order, as
+    /// socketcluster-server's `JSON.stringify` of the parsed value keeps them).
+    public var publication: [UInt8]
+
+    /// The `#publish` invoke in a frame (UTF-8; `isValidUTF8` skips validation for bytes from a
+    /// `String`), or `nil` when the frame is anything else: not one object, not valid JSON, no
+    /// numeric `cid`, or `data` not an object with a string `channel`. A `nil` frame is for the
+    /// general path (`InboundPacket.parseFrame`), which then classifies it as before.
+    public static func scan(_ bytes: UnsafeBufferPointer<UInt8>, isValidUTF8: Bool) -> InboundPublish? {
+        var parser = JSONParser(
+            input: bytes, maximumDepth: JSONValue.defaultMaximumDepth, maximumValues: .max, inputIsValidUTF8: isValidUTF8,
+            capturesCallIDs: false)
+        do throws(JSONParseError) {
+            return try parser.scanPublish()
+        } catch {
+            return nil
+        }
+    }
+
+    /// `scan` over a `String`'s UTF-8.
+    public static func scan(_ text: String) -> InboundPublish? {
+        var text = text
+        return text.withUTF8 { scan($0, isValidUTF8: true) }
+    }
+}
+
+extension JSONParser {
+    /// The members of a packet object that a `#publish` invoke needs; `nil` when the document is
+    /// valid JSON of another shape; throws when it is not valid JSON.
+    fileprivate mutating func scanPublish() throws(JSONParseError) -> InboundPublish? {
+        skipWhitespace()
+        guard position < input.count, input[position] == UInt8(ascii: "{") else { return nil }
+        var event: String?
+        var cid: (value: JSONValue, text: Range<Int>)?
+        var payload: (channel: String?, data: Range<Int>?)?
+        position += 1
+        skipWhitespace()
+        guard position < input.count, input[position] != UInt8(ascii: "}") else { return nil }
+        while true {
+            guard position < input.count, input[position] == UInt8(ascii: "\"") else {
+                throw JSONParseError(.unexpectedEndOfInput, offset: position)
+            }
+            let key = try parseString()
+            try expectColon()
+            guard position < input.count else { throw JSONParseError(.unexpectedEndOfInput, offset: position) }
+            let valueStart = position
+            let first = input[position]
+            switch key {
+            case "event" where first == UInt8(ascii: "\""):
+                event = try parseString()
+                // Another event: the general path reads it (and would read a repeated `event`).
+                guard event == BuiltInEvent.publish else { return nil }
+            case "cid" where first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")):
+                let value = try parseNumber()
+                cid = (value, valueStart..<position)
+            case "data" where first == UInt8(ascii: "{"):
+                payload = try scanPublishPayload()
+            default:
+                // A repeated key keeps the last value, as JSON.parse does.
+                if key == "event" { event = nil }
+                if key == "cid" { cid = nil }
+                if key == "data" { payload = nil }
+                try skipValue(depth: 1)
+            }
+            skipWhitespace()
+            guard position < input.count else { throw JSONParseError(.unexpectedEndOfInput, offset: position) }
+            if input[position] == UInt8(ascii: ",") {
+                position += 1
+                skipWhitespace()
+                continue
+            }
+            guard input[position] == UInt8(ascii: "}") else { throw JSONParseError(.unexpectedCharacter(input[position]), offset: position) }
+            position += 1
+            break
+        }
+        skipWhitespace()
+        guard position == input.count else { throw JSONParseError(.trailingCharacters, offset: position) }
+        guard event == BuiltInEvent.publish, let cid, let payload, let channel = payload.channel else { return nil }
+        let cidText = String(decoding: UnsafeBufferPointer(rebasing: input[cid.text]), as: UTF8.self)
+        let integer: Int64?
+        if case .int(let value) = cid.value, String(value) == cidText { integer = value } else { integer = nil }
+
+        var serializer = JSONSerializer(capacity: 48 + channel.utf8.count + (payload.data?.count ?? 0))
+        let head = ##"{"event":"#publish","data":{"channel":"##
+        for byte in head.utf8 { serializer.appendRaw(byte) }
+        serializer.writeString(channel)
+        var publication = serializer.bytes
+        if let data = payload.data {
+            publication.append(contentsOf: #","data":"#.utf8)
+            publication.append(contentsOf: UnsafeBufferPointer(rebasing: input[data]))
+        }
+        publication.append(contentsOf: "}}".utf8)
+        return InboundPublish(channel: channel, cid: integer ?? 0, callIDText: integer == nil ? cidText : nil, publication: publication)
+    }
+
+    /// The `data` object of a `#publish`: its string `channel` and the extent of its `data`.
+    private mutating func scanPublishPayload() throws(JSONParseError) -> (channel: String?, data: Range<Int>?) {
+        var channel: String?
+        var data: Range<Int>?
+        position += 1
+        skipWhitespace()
+        guard position < input.count else { throw JSONParseError(.unexpectedEndOfInput, offset: position) }
+        if input[position] == UInt8(ascii: "}") {
+            position += 1
+            return (nil, nil)
+        }
+        while true {
+            guard position < input.count, input[position] == UInt8(ascii: "\"") else {
+                throw JSONParseError(.unexpectedEndOfInput, offset: position)
+            }
+            let key = try parseString()
+            try expectColon()
+            guard position < input.count else { throw JSONParseError(.unexpectedEndOfInput, offset: position) }
+            let valueStart = position
+            if key == "channel" && input[position] == UInt8(ascii: "\"") {
+                channel = try parseString()
+            } else {
+                if key == "channel" { channel = nil }
+                try skipValue(depth: 2)
+                if key == "data" { data = valueStart..<position }
+            }
+            skipWhitespace()
+            guard position < input.count else { throw JSONParseError(.unexpectedEndOfInput, offset: position) }
+            if input[position] == UInt8(ascii: ",") {
+                position += 1
+                skipWhitespace()
+                continue
+            }
+            guard input[position] == UInt8(ascii: "}") else { throw JSONParseError(.unexpectedCharacter(input[position]), offset: position) }
+            position += 1
+            return (channel, data)
+        }
+    }
+}
