@@ -1,21 +1,23 @@
-"""Shared harness of the hostile-client scripts: starts `demo broker` on a port, runs an attacker
-thread for a while beside a well-behaved client (one `#publish` invoke every 250 ms, reconnecting
-every 2 s), then reports the broker's peak RSS, the well-behaved client's median and slowest
-call, and the broker's RSS 15 s after the attacker left. Standard library only; the raw-socket
-SocketCluster helpers come from `Scripts/flood/floodwire.py`."""
+"""What the attack scripts share: a broker to attack (started here, or a running one given by
+--pid), its memory sampled every 50 ms, the bystander (a well-behaved client timing its calls)
+and the report: human lines, then one `RESULT {json}` line that Scripts/hostile/run.py checks
+against its bounds. Standard library only; the raw-socket SocketCluster helpers come from
+`Scripts/flood/floodwire.py`."""
 import argparse, json, os, socket, statistics, subprocess, sys, threading, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "flood"))
-from floodwire import Reader, connect, handshake, peak_rss, rss, send  # noqa: E402
+from floodwire import Reader, connect, handshake, peak_rss, rss, send  # noqa: E402,F401
+from bystander import Bystander  # noqa: E402
 
 MiB = 1048576
 
 
 def arguments(description):
-    p = argparse.ArgumentParser(description=description)
-    p.add_argument("--broker", default=".build/release/demo", help="the demo executable")
+    p = argparse.ArgumentParser(description=description.split("\n")[0])
+    p.add_argument("--broker", default=".build/release/demo", help="the demo executable (when no --pid is given)")
     p.add_argument("--port", type=int, default=8790)
-    p.add_argument("--seconds", type=float, default=20, help="how long the attacker runs")
+    p.add_argument("--pid", type=int, help="a broker already listening on --port (else one is started)")
+    p.add_argument("--seconds", type=float, default=20, help="how long the attack runs")
     p.add_argument("--settle", type=float, default=15, help="seconds after the attack before the last RSS reading")
     return p
 
@@ -32,75 +34,79 @@ def start_broker(a):
     raise SystemExit("the broker did not start")
 
 
-class WellBehavedClient(threading.Thread):
-    """Invokes `#publish` every 250 ms and times each answer; reconnects every 2 s."""
+class MemoryWatch:
+    """Samples a process's resident memory every 50 ms in a thread; `peak` is the highest sample."""
 
-    def __init__(self, port):
-        super().__init__(daemon=True)
-        self.port, self.stop, self.times, self.errors = port, threading.Event(), [], 0
+    def __init__(self, pid):
+        self.pid, self.rest = pid, rss(pid)
+        self.peak = self.rest
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
 
-    def run(self):
-        while not self.stop.is_set():
-            try:
-                s = connect(self.port)
-                s.settimeout(30)
-                r = Reader(s)
-                handshake(s, r)
-                opened, cid = time.time(), 10
-                while not self.stop.is_set() and time.time() - opened < 2:
-                    cid += 1
-                    t0 = time.time()
-                    send(s, json.dumps({"event": "#publish", "data": {"channel": "calm", "data": cid}, "cid": cid}))
-                    while json.loads(r.text()).get("rid") != cid:
-                        pass
-                    self.times.append(time.time() - t0)
-                    self.stop.wait(0.25)
-                s.close()
-            except (OSError, EOFError, ValueError):
-                self.errors += 1
-                time.sleep(0.1)
+    def _run(self):
+        while not self._stop.is_set():
+            value = rss(self.pid)
+            if value is None:
+                return
+            self.peak = max(self.peak, value)
+            self._stop.wait(0.05)
+
+    def stop(self):
+        self._stop.set()
+        self._thread.join()
 
 
-def run(a, attacker, label):
-    """Runs `attacker(port, stop_event)` in threads beside the well-behaved client."""
-    proc = start_broker(a)
+def mib(n):
+    return None if n is None else round(n / MiB, 1)
+
+
+def run(a, attacker, label, **extra):
+    """Runs `attacker(port, stop_event)` (it returns its threads) for `a.seconds` beside the
+    bystander, waits for its threads, then reports; `extra` is added to the result line (a
+    callable is called first, after the attack)."""
+    proc = None if a.pid else start_broker(a)
+    pid = a.pid or proc.pid
     try:
         time.sleep(0.5)
-        before = rss(proc.pid)
-        client = WellBehavedClient(a.port)
-        client.start()
+        watch = MemoryWatch(pid)
+        by = Bystander(a.port).start()
         time.sleep(1)
         stop = threading.Event()
         threads = attacker(a.port, stop)
-        peak, end = before, time.time() + a.seconds
-        while time.time() < end:
-            peak = max(peak, rss(proc.pid))
-            time.sleep(0.05)
+        time.sleep(a.seconds)
         stop.set()
         for t in threads:
-            t.join(10)
-        during = list(client.times)
+            t.join(30)
+        calls = by.summary()
+        during = sorted(by.latencies)
+        by.stop()
         time.sleep(a.settle)
-        after = rss(proc.pid)
-        client.stop.set()
-        client.join(5)
-        hwm = peak_rss(proc.pid)
-        calls = sorted(during)
+        after = rss(pid)
+        watch.stop()
         print("%s: broker RSS %.1f MiB at rest, peak %.1f MiB (VmHWM %.1f MiB), %.1f MiB %.0f s after the attack"
-              % (label, before / MiB, peak / MiB, hwm / MiB, after / MiB, a.settle))
-        if calls:
-            print("  well-behaved client: %d calls during the attack, median %.1f ms, 90th percentile %.1f ms, slowest %.1f ms, "
-                  "%d reconnect errors" % (len(calls), statistics.median(calls) * 1000, calls[int(len(calls) * 0.9)] * 1000,
-                                           calls[-1] * 1000, client.errors))
-        else:
-            print("  well-behaved client: no call completed during the attack")
+              % (label, watch.rest / MiB, watch.peak / MiB, peak_rss(pid) / MiB, after / MiB, a.settle))
+        if during:
+            print("  bystander: %d calls during the attack, median %.1f ms, 90th percentile %.1f ms, slowest %.1f ms, %d errors"
+                  % (len(during), statistics.median(during) * 1000, during[int(len(during) * 0.9)] * 1000,
+                     during[-1] * 1000, len(calls["errors"])))
+        result = {
+            "attack": label, "rest_mib": mib(watch.rest), "peak_mib": mib(watch.peak),
+            "peak_above_rest_mib": mib(watch.peak - watch.rest), "after_mib": mib(after),
+            "after_above_rest_mib": mib(after - watch.rest), "calls": calls["calls"],
+            "median_ms": calls["median_ms"] and round(calls["median_ms"], 1),
+            "slowest_ms": calls["slowest_ms"] and round(calls["slowest_ms"], 1), "call_errors": calls["errors"],
+        }
+        result.update({k: (v() if callable(v) else v) for k, v in extra.items()})
+        print("RESULT " + json.dumps(result), flush=True)
     finally:
-        proc.terminate()
-        proc.wait(10)
+        if proc:
+            proc.terminate()
+            proc.wait(10)
 
 
 def attacker_loop(port, stop, body):
-    """Runs `body(socket, reader)` on fresh connections until `stop` is set."""
+    """Runs `body(socket, reader, stop)` on fresh connections until `stop` is set."""
     while not stop.is_set():
         try:
             s = connect(port)

@@ -642,8 +642,7 @@ struct BrokerCore {
     }
 
     private mutating func resolveInvoke(
-        _ connection: BrokerConnectionID, rid: Int64, result: Result<JSONValue?, RemoteError>,
-
+        _ connection: BrokerConnectionID, rid: Int64, result: Result<JSONValue?, RemoteError>
     ) {
         guard let pending = sessions[connection]?.pendingInvokes.removeValue(forKey: rid) else { return }
         actions.append(.completeInvoke(token: pending.token, result: result.mapError { .remote($0) }))
