@@ -11,7 +11,8 @@ import Foundation
 ///   an integer as above (`-0.0` is `0`), because JavaScript has one number type.
 /// - Strings are fixstr below 32 bytes of UTF-8, then str 8, 16, 32 (never the older raw forms).
 /// - The ``JSONValue/binary(_:)`` wrapper (`{"base64":true,"data":"…"}` with canonical base64) is
-///   bin 8/16/32 holding the bytes: how a JavaScript `ArrayBuffer` travels.
+///   a bin holding the bytes: how a JavaScript `ArrayBuffer` travels. Like msgpack-lite, bin 8
+///   only below 255 bytes (255 itself is bin 16), then bin 16 and bin 32.
 /// - Arrays and maps are fix-, 16- or 32-bit forms by element count. Object members are written
 ///   with sorted keys, so output is stable; ``encodeObject(_:leadingKeys:)`` and
 ///   ``encodeMapHeader(count:)`` write them in the order a JavaScript peer would.
@@ -156,14 +157,15 @@ public struct MessagePackEncoder: Sendable {
         string.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
-    /// Writes a bin: bin 8, 16 or 32 by its length.
+    /// Writes a bin: bin 8 below 255 bytes, bin 16 up to 65 535, bin 32 beyond. (msgpack-lite
+    /// 0.1.26 tests `length < 0xFF` for bin 8, so a 255-byte bin is bin 16 there and here.)
     public mutating func encodeBinary(_ data: some Collection<UInt8>) throws(MessagePackEncodingError) {
         let count = data.count
         switch count {
-        case 0...0xFF:
+        case 0..<0xFF:
             bytes.append(0xC4)
             bytes.append(UInt8(count))
-        case 0x100...0xFFFF:
+        case 0xFF...0xFFFF:
             bytes.append(0xC5)
             appendBigEndian(UInt16(count))
         default:

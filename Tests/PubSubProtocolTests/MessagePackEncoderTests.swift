@@ -104,6 +104,9 @@ final class MessagePackEncoderTests: XCTestCase {
         let payload = Data([0x00, 0x01, 0x02, 0x7F, 0x80, 0xFD, 0xFE, 0xFF])
         XCTAssertEqual(try bytes(.binary(payload)), hex("c408 0001027f80fdfeff"))
         XCTAssertEqual(try bytes(.binary(Data())), hex("c400"))
+        XCTAssertEqual(Array(try bytes(.binary(Data(count: 254))).prefix(2)), hex("c4fe"))
+        // msgpack-lite 0.1.26 writes bin 8 only for `length < 0xFF`.
+        XCTAssertEqual(Array(try bytes(.binary(Data(count: 255))).prefix(3)), hex("c500ff"))
         XCTAssertEqual(Array(try bytes(.binary(Data(count: 256))).prefix(3)), hex("c50100"))
         XCTAssertEqual(Array(try bytes(.binary(Data(count: 65536))).prefix(5)), hex("c600010000"))
         var encoder = MessagePackEncoder()
