@@ -97,6 +97,42 @@ def fixture_texts():
     return texts
 
 
+def fixture_minbin_frames():
+    """Every distinct binary frame of the protocol-2 min-bin recordings (protocol 1's differ only
+    in their pings), socket ids masked when telling frames apart: (scenario, bytes)."""
+    frames, seen = [], set()
+    for path in sorted(glob.glob(os.path.join(ROOT, "Tests", "Fixtures", "socketcluster-server-19-minbin", "*.proto2.jsonl"))):
+        for line in open(path, encoding="utf-8"):
+            line = line.strip()
+            if line:
+                record = json.loads(line)
+                if "binary" in record:
+                    data = base64.b64decode(record["binary"])
+                    at = data.find(b"\xa2id\xb4")
+                    shape = data if at < 0 else data[:at + 4] + data[at + 24:]
+                    if shape not in seen:
+                        seen.add(shape)
+                        frames.append((os.path.basename(path).split(".")[0], data))
+    return frames
+
+
+# MessagePack edge cases: every format, the largest announced lengths, extensions, deep nesting.
+MSGPACK_EDGES = [
+    ("nil", "c0"), ("true-false", "92c3c2"), ("fixints", "9400 7f e0 ff"), ("uint", "94cc80 cdffff ceffffffff cfffffffffffffffff"),
+    ("int", "94d080 d18000 d280000000 d38000000000000000"), ("float32", "ca3fc00000"), ("float64-nan", "cb7ff8000000000000"),
+    ("float64-integral", "cb41e0000000000000"), ("str8-16-32", "93d903616263 da0003616263 db00000003616263"),
+    ("bin8-16-32", "93c40100 c5000100 c600000001 00"), ("array16-32", "92dc0001c0 dd00000001c0"),
+    ("map16-32", "92de0001a16101 df00000001a16102"), ("repeated-key", "82a16101a16102"), ("binary-wrapper-map", "82a6626173653634c3a464617461a44141453d"),
+    ("str32-huge", "dbffffffff"), ("bin32-huge", "c6ffffffff"), ("array32-huge", "ddffffffff"), ("map32-huge", "dfffffffff"),
+    ("fixext1", "d40100"), ("ext8", "c7010500"), ("never-used", "c1"), ("int-key", "810102"), ("bad-utf8", "a2c328"),
+    ("trailing", "c0c0"), ("pong-in-binary", "2332"), ("truncated-uint16", "cd01"),
+]
+
+
+def hexbytes(text):
+    return bytes.fromhex(text.replace(" ", ""))
+
+
 def b64url(data):
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
@@ -205,6 +241,14 @@ def main():
             while end < len(text) and (text[end].isalnum() or text[end] in "-_."):
                 end += 1
             write("jwt", "fixture-" + scenario, text[start:end].encode())
+
+    # msgpack: the recorded min-bin frames, the edge cases, nesting at and past the limit
+    for i, (scenario, data) in enumerate(fixture_minbin_frames()):
+        write("msgpack", "%s-%03d" % (scenario, i), data)
+    for name, text in MSGPACK_EDGES:
+        write("msgpack", name, hexbytes(text))
+    write("msgpack", "nested-512", b"\x91" * 512 + b"\xc0")
+    write("msgpack", "nested-513", b"\x91" * 513 + b"\xc0")
 
     # url
     for i, url in enumerate([

@@ -22,7 +22,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 SCRATCH=.build-fuzz
-ALL=(frames http-head handshake utf8 json packet jwt url)
+ALL=(frames http-head handshake utf8 json packet jwt url msgpack)
 SECONDS_EACH=""; BUILD_ONLY=""; TARGETS=()
 die() { echo "fuzz.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do

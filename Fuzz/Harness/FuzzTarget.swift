@@ -10,6 +10,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case packet
     case jwt
     case url
+    case msgpack
 
     /// Runs the target's checks on one input; throws when a property does not hold.
     public func run(_ input: UnsafeRawBufferPointer) throws(FuzzFinding) {
@@ -22,6 +23,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .packet: try PacketFuzzer.run(input)
         case .jwt: try JWTFuzzer.run(input)
         case .url: try URLFuzzer.run(input)
+        case .msgpack: try MessagePackFuzzer.run(input)
         }
     }
 

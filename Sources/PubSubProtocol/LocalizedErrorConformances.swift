@@ -27,3 +27,13 @@ extension MalformedResponseError: LocalizedError {
     /// Same as `description`.
     public var errorDescription: String? { description }
 }
+
+extension MessagePackDecodingError: LocalizedError {
+    /// Same as `description`.
+    public var errorDescription: String? { description }
+}
+
+extension MessagePackEncodingError: LocalizedError {
+    /// Same as `description`.
+    public var errorDescription: String? { description }
+}

@@ -6,8 +6,11 @@ enum Command: Equatable {
     case story(trace: Bool)
     /// An embedded broker in the foreground until Ctrl-C.
     case broker(host: String, port: Int)
-    /// An interactive chat against a SocketCluster server.
-    case chat(url: String, name: String, room: String, timeout: Int, proxy: HTTPProxy? = nil)
+    /// An interactive chat against a SocketCluster server; `pingProtocol` is which server pings it
+    /// answers (`--protocol`).
+    case chat(
+        url: String, name: String, room: String, timeout: Int, proxy: HTTPProxy? = nil,
+        pingProtocol: PingProtocolVersion = .automatic)
     /// The usage text.
     case help
 
@@ -16,9 +19,13 @@ enum Command: Equatable {
                                                       (--trace also prints every frame sent and received)
                demo broker [--host HOST] [--port N]   a broker in the foreground until Ctrl-C (port 0 = any free port)
                demo chat --url URL --name NAME [--room ROOM] [--timeout SECONDS] [--proxy URL]
+                         [--protocol 1|2|auto]
                                                       an interactive chat (room "lobby", connect and answer
                                                       timeout 10 s by default); /quit leaves; --proxy
-                                                      http://[user:pass@]host:port tunnels through an HTTP proxy
+                                                      http://[user:pass@]host:port tunnels through an HTTP proxy;
+                                                      --protocol answers only the pings of the server's
+                                                      protocolVersion 1 (#1) or 2 (empty frame); default
+                                                      auto answers both, so any server version works
                demo -h | --help                       this text
         exit status: 0 success, 1 failure (the story went wrong, the broker could not listen, the chat
                      could not connect or was disconnected), 2 usage error
@@ -67,7 +74,15 @@ enum Command: Equatable {
                     throw UsageError("--proxy: \(error)")
                 }
             }
-            self = .chat(url: url, name: name, room: room, timeout: timeout, proxy: proxy)
+            let protocolText = options.removeValue(forKey: "protocol") ?? "auto"
+            let pingProtocol: PingProtocolVersion
+            switch protocolText {
+            case "1": pingProtocol = .v1
+            case "2": pingProtocol = .v2
+            case "auto": pingProtocol = .automatic
+            default: throw UsageError("--protocol must be 1, 2 or auto, not \(protocolText.escapedForDisplay)")
+            }
+            self = .chat(url: url, name: name, room: room, timeout: timeout, proxy: proxy, pingProtocol: pingProtocol)
         default:
             self = .story(trace: options.removeValue(forKey: "trace") != nil)
         }
@@ -77,7 +92,7 @@ enum Command: Equatable {
     private static let optionsTaken: [String: [String: Bool]] = [
         "story": ["trace": false],
         "broker": ["host": true, "port": true],
-        "chat": ["url": true, "name": true, "room": true, "timeout": true, "proxy": true],
+        "chat": ["url": true, "name": true, "room": true, "timeout": true, "proxy": true, "protocol": true],
     ]
 
     private static func options(

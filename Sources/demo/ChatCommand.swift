@@ -11,6 +11,8 @@ struct ChatCommand {
     var timeout: Duration
     /// An HTTP proxy to tunnel through (`--proxy`).
     var proxy: HTTPProxy? = nil
+    /// Which server pings to answer (`--protocol`); both by default.
+    var pingProtocol: PingProtocolVersion = .automatic
 
     /// Least time between two typing notices.
     private static let typingInterval: Duration = .seconds(3)
@@ -26,6 +28,7 @@ struct ChatCommand {
         let client = PubSubClient(
             configuration: SessionConfiguration(
                 address: address,
+                protocolVersion: pingProtocol,
                 connectTimeout: timeout,
                 ackTimeout: timeout,
                 reconnectPolicy: ReconnectPolicy(initialDelay: .seconds(1), randomness: .seconds(1), maxDelay: .seconds(15))),

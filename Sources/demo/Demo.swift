@@ -19,8 +19,11 @@ enum Demo {
             exit(await Story(trace: trace).run())
         case .broker(let host, let port):
             exit(await BrokerCommand(host: host, port: port).run())
-        case .chat(let url, let name, let room, let timeout, let proxy):
-            exit(await ChatCommand(url: url, name: name, room: room, timeout: .seconds(timeout), proxy: proxy).run())
+        case .chat(let url, let name, let room, let timeout, let proxy, let pingProtocol):
+            exit(
+                await ChatCommand(
+                    url: url, name: name, room: room, timeout: .seconds(timeout), proxy: proxy, pingProtocol: pingProtocol
+                ).run())
         }
     }
 }

@@ -56,6 +56,23 @@ final class CommandParsingTests: XCTestCase {
         }
     }
 
+    func testChatAnswersBothPingProtocolsUnlessOneIsChosen() throws {
+        let chat = { (protocolArguments: [String]) throws -> Command in
+            try Command(arguments: ["chat", "--url=ws://h/", "--name=ann"] + protocolArguments)
+        }
+        XCTAssertEqual(try chat([]), .chat(url: "ws://h/", name: "ann", room: "lobby", timeout: 10, pingProtocol: .automatic))
+        XCTAssertEqual(try chat(["--protocol", "1"]), .chat(url: "ws://h/", name: "ann", room: "lobby", timeout: 10, pingProtocol: .v1))
+        XCTAssertEqual(try chat(["--protocol=2"]), .chat(url: "ws://h/", name: "ann", room: "lobby", timeout: 10, pingProtocol: .v2))
+        XCTAssertEqual(try chat(["--protocol", "auto"]), .chat(url: "ws://h/", name: "ann", room: "lobby", timeout: 10))
+        XCTAssertThrowsError(try chat(["--protocol", "3"])) { error in
+            XCTAssertEqual("\(error)", "--protocol must be 1, 2 or auto, not 3")
+        }
+        XCTAssertThrowsError(try chat(["--protocol"])) { error in
+            XCTAssertEqual("\(error)", "--protocol needs a value")
+        }
+        XCTAssertTrue(Command.usage.contains("[--protocol 1|2|auto]"))
+    }
+
     func testBadOptionsAreUsageErrors() {
         XCTAssertThrowsError(try Command(arguments: ["broker", "--port", "70000"]))
         XCTAssertThrowsError(try Command(arguments: ["broker", "--port"]))

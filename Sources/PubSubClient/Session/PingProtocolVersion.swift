@@ -1,11 +1,16 @@
 /// Which server pings the client answers: one protocol version's (see
 /// `SocketClusterProtocolVersion` for the texts), or both.
+///
+/// ``SessionConfiguration`` answers both by default (``automatic``), so a client connects to any
+/// socketcluster-server without knowing its `protocolVersion`.
 public enum PingProtocolVersion: Sendable, Hashable {
-    /// socketcluster-server ≤ 14 (or `protocolVersion: 1`).
+    /// Only `#1` (answered `#2`): socketcluster-server ≤ 14, or 15+ with `protocolVersion: 1`.
+    /// An empty frame then surfaces as a raw message.
     case v1
-    /// socketcluster-server 15–19 default.
+    /// Only the empty frame (answered with an empty frame): socketcluster-server 15–19's default.
+    /// `#1` then surfaces as a raw message.
     case v2
-    /// Answers both kinds. Safe because neither ping text can be a JSON packet.
+    /// Answers both kinds, the default. Safe because neither ping text can be a JSON packet.
     case automatic
 
     func pong(for text: String) -> String? {

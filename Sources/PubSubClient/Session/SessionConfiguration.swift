@@ -4,7 +4,10 @@ public struct SessionConfiguration: Sendable {
     public var address: ServerAddress
     /// Extra HTTP headers of the WebSocket upgrade request (Origin, Cookie, Authorization...).
     public var headers: [String: String]
-    /// Which pings to answer; must match the server's `protocolVersion` unless `.automatic`.
+    /// Which pings to answer. Default `.automatic`: both protocol 1's `#1` and protocol 2's empty
+    /// frame, so any socketcluster-server version works (socketcluster-client instead takes the
+    /// server's `protocolVersion`, 2 by default, and is dropped with 4001 by a protocol-1 server).
+    /// `.v1` or `.v2` answer one kind only; the other then surfaces as a raw message.
     public var protocolVersion: PingProtocolVersion
     /// From opening the WebSocket to its being open (4007), and the ping timer before the
     /// handshake completes. Default 20 s. The session owns this deadline: WireKit's connect and
@@ -48,11 +51,12 @@ public struct SessionConfiguration: Sendable {
     /// Source of uniform random numbers in `0..<1` for back-off jitter; injectable for tests.
     public var random: @Sendable () -> Double
 
-    /// Options for `address`; every other parameter defaults to the JS client's value.
+    /// Options for `address`; every other parameter defaults to the JS client's value (except
+    /// `protocolVersion`, `.automatic`).
     public init(
         address: ServerAddress,
         headers: [String: String] = [:],
-        protocolVersion: PingProtocolVersion = .v2,
+        protocolVersion: PingProtocolVersion = .automatic,
         connectTimeout: Duration = .seconds(20),
         ackTimeout: Duration = .seconds(10),
         pingTimeoutDisabled: Bool = false,
