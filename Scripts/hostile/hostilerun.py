@@ -3,7 +3,7 @@
 and the report: human lines, then one `RESULT {json}` line that Scripts/hostile/run.py checks
 against its bounds. Standard library only; the raw-socket SocketCluster helpers come from
 `Scripts/flood/floodwire.py`."""
-import argparse, json, os, socket, statistics, subprocess, sys, threading, time
+import argparse, json, os, socket, subprocess, sys, threading, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "flood"))
 from floodwire import Reader, connect, handshake, peak_rss, rss, send  # noqa: E402,F401
@@ -78,18 +78,16 @@ def run(a, attacker, label, **extra):
         stop.set()
         for t in threads:
             t.join(30)
-        calls = by.summary()
-        during = sorted(by.latencies)
         by.stop()
+        calls = by.summary()
         time.sleep(a.settle)
         after = rss(pid)
         watch.stop()
         print("%s: broker RSS %.1f MiB at rest, peak %.1f MiB (VmHWM %.1f MiB), %.1f MiB %.0f s after the attack"
               % (label, watch.rest / MiB, watch.peak / MiB, peak_rss(pid) / MiB, after / MiB, a.settle))
-        if during:
-            print("  bystander: %d calls during the attack, median %.1f ms, 90th percentile %.1f ms, slowest %.1f ms, %d errors"
-                  % (len(during), statistics.median(during) * 1000, during[int(len(during) * 0.9)] * 1000,
-                     during[-1] * 1000, len(calls["errors"])))
+        if calls["calls"]:
+            print("  bystander: %d calls during the attack, median %.1f ms, slowest %.1f ms, %d errors"
+                  % (calls["calls"], calls["median_ms"], calls["slowest_ms"], len(calls["errors"])))
         result = {
             "attack": label, "rest_mib": mib(watch.rest), "peak_mib": mib(watch.peak),
             "peak_above_rest_mib": mib(watch.peak - watch.rest), "after_mib": mib(after),

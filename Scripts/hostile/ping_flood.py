@@ -216,9 +216,9 @@ def main():
         peak = max(peak, final)
         print("rest %s MiB, peak %s MiB (+%s), final %s MiB, VmHWM %s MiB"
               % (mib(rest), mib(peak), mib(peak - rest), mib(final), mib(peak_rss(a.pid))), flush=True)
-        calls = by.summary() if by else {}
         if by:
             by.stop()
+        calls = by.summary() if by else {}
         if a.serve:
             # A client app ends its connection attempt when its server goes: measure it while held.
             time.sleep(a.settle)
