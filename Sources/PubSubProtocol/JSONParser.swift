@@ -195,16 +195,31 @@ struct JSONParser {
     /// Keeps the text of a packet's numeric `cid` when it differs from the canonical decimal
     /// form of the parsed integer (a repeated key keeps the last value, as `JSON.parse` does).
     private mutating func recordCallID(_ value: JSONValue, from start: Int, packet: Int) {
-        guard value.isNumber else {
-            callIDTexts[packet] = nil
+        // The common case, on every invoke: an integer written canonically. Nothing to keep, and
+        // no string made or dictionary touched for it.
+        if case .int = value, Self.isCanonicalInteger(input[start..<position]) {
+            if !callIDTexts.isEmpty { callIDTexts[packet] = nil }
             return
         }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: input[start..<position]), as: UTF8.self)
-        if case .int(let integer) = value, String(integer) == text {
-            callIDTexts[packet] = nil
-        } else {
-            callIDTexts[packet] = text
+        guard value.isNumber else {
+            if !callIDTexts.isEmpty { callIDTexts[packet] = nil }
+            return
         }
+        callIDTexts[packet] = String(decoding: UnsafeBufferPointer(rebasing: input[start..<position]), as: UTF8.self)
+    }
+
+    /// Whether `bytes` are an integer's canonical decimal form (`String(integer)`): an optional
+    /// minus, then digits without a leading zero; `0` alone, never `-0`.
+    private static func isCanonicalInteger(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        var index = bytes.startIndex
+        if index < bytes.endIndex, bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.endIndex else { return false }
+        if bytes[index] == UInt8(ascii: "0") { return index + 1 == bytes.endIndex && index == bytes.startIndex }
+        while index < bytes.endIndex {
+            guard bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") else { return false }
+            index += 1
+        }
+        return true
     }
 
     private mutating func parseArray(depth: Int, holdsPackets: Bool) throws(JSONParseError) -> JSONValue {
