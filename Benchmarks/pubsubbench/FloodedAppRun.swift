@@ -2,7 +2,7 @@ import Foundation
 import PubSubClient
 import BenchSupport
 
-/// `flooded-app`: the flooded app. A `PubSubClient` with its defaults reads
+/// `flooded-app`: the flooded app. A `PubSubClient` with its defaults reads
 /// `channel("flood")` and handles one publication per `handleMilliseconds` for `seconds`, while
 /// a publisher elsewhere (`Scripts/flood/client-flood.py`) sends publications as fast as the
 /// server takes them. Reports this process's peak RSS. Once subscribed it publishes on

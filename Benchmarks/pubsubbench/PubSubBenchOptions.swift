@@ -20,7 +20,7 @@ struct PubSubBenchOptions: Sendable {
         case publishOwn = "publish-own"
         /// `connections` clients handshaken and subscribed.
         case connections
-        /// The flooded app: `channel("flood")` read with the defaults, one publication
+        /// The flooded app: `channel("flood")` read with the defaults, one publication
         /// handled per `handleMilliseconds`, for `seconds`, while `Scripts/flood/client-flood.py`
         /// publishes as fast as the server takes them; reports the peak RSS.
         case floodedApp = "flooded-app"

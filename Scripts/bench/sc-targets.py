@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Measures the SocketCluster client against issue 11's targets in one run: pubsubbench against
+"""Measures the SocketCluster client against the hot-path targets in one run: pubsubbench against
 sc_echo beside wirebench against ws_echo, the async face beside the closure face, publish-own,
 PubSubBroker in its own process (this build, and a baseline build when given), client CPU per
 pipelined invoke and heap allocations per invoke. REPS interleaved repetitions; medians and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 11's SocketCluster targets in one run (see sc-targets.py): builds pubsubbench and
+# The SocketCluster hot-path targets in one run (see sc-targets.py): builds pubsubbench and
 # wirebench (release), sc_echo and ws_echo from the shared bench folder, and the malloc counter.
 #   Scripts/bench/sc-targets.sh BENCH_DIR [--baseline-bin DIR] [--reps N]
 # BENCH_DIR is the shared bench folder (server/sc_echo.c, server/ws_echo.c). --baseline-bin is the

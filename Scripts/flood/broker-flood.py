@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The issue's slow-subscriber flood against a running broker, measuring its resident memory.
+"""The slow-subscriber flood against a running broker, measuring its resident memory.
 
 One client subscribes to a channel and never reads again; a second one reads every publication
 and checks their order; a publisher sends 100 KiB publications as fast as the broker acknowledges

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The publisher of the issue's flooded-app case: publishes 10 KiB publications to `flood` as fast
+"""The publisher of the flooded-app case: publishes 10 KiB publications to `flood` as fast
 as the broker acknowledges them (a window of invokes in flight) while an app handles one per
 10 ms, and prints the app's resident memory every second and its peak. It starts once the app
 says it is subscribed (a publication on `flood-ready`) and stops when the app exits.

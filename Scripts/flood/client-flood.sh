@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The issue's flooded app, end to end (release builds): `demo broker` with its defaults, a
+# The flooded app, end to end (release builds): `demo broker` with its defaults, a
 # PubSubClient app (`pubsubbench --mode flooded-app`) reading `channel("flood")` and handling one
 # publication per 10 ms, and `client-flood.py` (under nice) publishing 10 KiB publications as
 # fast as the broker takes them. Prints the app's RSS every second and, last, the app's JSON line

@@ -24,7 +24,7 @@ final class BrokerLimitsNetworkTests: XCTestCase {
         while !condition() && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
     }
 
-    /// The broker flood, shortened: a subscriber stops reading while a publisher sends
+    /// The slow-subscriber flood, shortened: a subscriber stops reading while a publisher sends
     /// 100 KiB publications as fast as the broker acknowledges them and the other subscriber
     /// reads them. The slow subscriber is closed
     /// with 1008 once 1 MiB waits for it, the app hears of it, another subscriber receives every

@@ -3,7 +3,7 @@ import PubSubBroker
 import XCTest
 @testable import PubSubClient
 
-/// PubSubClient against PubSubBroker over real sockets, one test per behaviour of issue 4.
+/// PubSubClient against PubSubBroker over real sockets, one test per behaviour.
 final class BrokerEndToEndTests: XCTestCase {
     static let secret = "test-secret"
 

@@ -4,7 +4,7 @@ import XCTest
 @testable import PubSubBroker
 @testable import PubSubClient
 
-/// The flooded app, shortened: a broker floods 10 KiB publications to two clients; one
+/// The flooded app, shortened: a broker floods 10 KiB publications to two clients; one
 /// app handles one per 10 ms, the other keeps up. The slow client's channel stream stops the
 /// socket being read instead of buffering, so its memory stays bounded; the broker then sees a
 /// slow consumer and closes it with 1008. Nothing is lost silently: the slow app gets an unbroken
