@@ -14,12 +14,14 @@ import Foundation
 /// comes exactly once. When `wantsTransportClosed` is true the driver writes what output is
 /// left, then closes the transport.
 ///
-/// Pings are answered with at most one pong pending (RFC 6455 §5.5.3 allows answering only the
-/// most recent of several pings): the pong owed is held apart from the output (`owesPong`)
-/// and framed when output is taken; a ping that arrives before then replaces its payload. A
-/// driver that holds the pong back while the previous one is still waiting to be written
-/// (`takeOutput(appendingTo:includingPong:)`) keeps a peer that floods pings and never reads
-/// from filling memory with pongs.
+/// Pings are answered with at most one pong pending once pongs stop flowing (RFC 6455 §5.5.3
+/// allows answering only the most recent of several pings). While the driver takes its pongs
+/// (the last `takeOutput` included the pong), every ping is answered at once, in order with the
+/// rest of the output; once a driver holds pongs back because the previous one is still waiting
+/// to be written (`takeOutput(appendingTo:includingPong:)` with `false`), the pong owed is held
+/// apart from the output (`owesPong`) and a newer ping replaces its payload, so a peer that
+/// floods pings and never reads cannot fill memory with pongs: it gets the pongs of a read or
+/// two before the hold-back starts, then one.
 public struct WebSocketStateMachine: Sendable {
     /// Where the connection is in its life.
     public enum Phase: Sendable, Hashable {
@@ -87,6 +89,11 @@ public struct WebSocketStateMachine: Sendable {
     private var owedPongPayload: [UInt8] = []
     /// Whether a pong is owed for the peer's latest ping and not yet framed into the output.
     public private(set) var owesPong = false
+    /// Whether the last output taken included the pong owed (the driver's pongs are leaving):
+    /// then each ping is answered at once.
+    private var pongsFlowing = true
+    /// Whether a pong was framed into the output since output was last taken.
+    private var pongInOutput = false
     private var maskingKeys = WebSocketMaskingKeySource()
     /// Pending events; taken ones are moved out (left `nil`) so they are not retained twice.
     private var events: [WebSocketEvent?] = []
@@ -421,6 +428,8 @@ public struct WebSocketStateMachine: Sendable {
     /// Takes every byte waiting to be written, the pong owed (framed last) included.
     public mutating func takeOutput() -> [UInt8] {
         placeOwedPong()
+        pongsFlowing = true
+        pongInOutput = false
         defer { output = [] }
         return output
     }
@@ -438,8 +447,10 @@ public struct WebSocketStateMachine: Sendable {
     /// while the pong it last wrote is still waiting in its transport. Returns whether a pong
     /// was framed.
     public mutating func takeOutput(appendingTo buffer: inout [UInt8], includingPong: Bool) -> Bool {
-        let placed = includingPong && owesPong
-        if placed { placeOwedPong() }
+        pongsFlowing = includingPong
+        if includingPong { placeOwedPong() }
+        let placed = pongInOutput
+        pongInOutput = false
         if buffer.isEmpty {
             swap(&buffer, &output)
         } else {
@@ -454,6 +465,7 @@ public struct WebSocketStateMachine: Sendable {
         guard owesPong else { return }
         owesPong = false
         owedPongPayload.withUnsafeBytes { encode(.pong, fin: true, payload: $0) }
+        pongInOutput = true
     }
 
     // MARK: - Handshake
@@ -672,9 +684,12 @@ public struct WebSocketStateMachine: Sendable {
         case .ping:
             push(.ping(Data(controlPayload)))
             if state.isOpen {
-                // Only the latest ping is answered (RFC 6455 §5.5.3): it replaces a pong still owed.
+                // While pongs flow, each ping is answered at once, in order with what else goes
+                // out; once the driver holds pongs back, only the latest ping is answered
+                // (RFC 6455 §5.5.3): it replaces the pong still owed.
                 swap(&owedPongPayload, &controlPayload)
                 owesPong = true
+                if pongsFlowing { placeOwedPong() }
             }
         case .pong:
             push(.pong(Data(controlPayload)))

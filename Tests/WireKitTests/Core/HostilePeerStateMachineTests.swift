@@ -18,11 +18,25 @@ final class HostilePeerStateMachineTests: XCTestCase {
 
     // MARK: Pong coalescing
 
-    func testManyPingsBeforeOutputIsTakenGetOnePongForTheLatest() {
+    func testEveryPingOfAReadIsAnsweredWhilePongsFlow() {
+        // Autobahn|Testsuite case 2.10: ten pings in one read, ten pongs with their payloads.
         let clock = ManualClock()
         var server = openServer(clock: clock)
         _ = server.drainEvents()
         _ = server.takeOutput()
+        var pings: [UInt8] = []
+        for n in 0..<10 { pings += wireFrame(.ping, Array("payload \(n)".utf8), masked: true) }
+        server.receive(pings, now: clock.now)
+        XCTAssertEqual(pongs(server.drainFrames()), (0..<10).map { Array("payload \($0)".utf8) })
+    }
+
+    func testManyPingsWhilePongsAreHeldBackGetOnePongForTheLatest() {
+        let clock = ManualClock()
+        var server = openServer(clock: clock)
+        _ = server.drainEvents()
+        var written: [UInt8] = []
+        // The driver's pump while its last pong still waits in the transport.
+        XCTAssertFalse(server.takeOutput(appendingTo: &written, includingPong: false))
         var flood: [UInt8] = []
         for n in 0..<1_000 { flood += wireFrame(.ping, [UInt8(n & 0xFF), UInt8(n >> 8)], masked: true) }
         server.receive(flood, now: clock.now)
@@ -41,7 +55,10 @@ final class HostilePeerStateMachineTests: XCTestCase {
         var written: [UInt8] = []
         XCTAssertTrue(client.takeOutput(appendingTo: &written, includingPong: true))
         XCTAssertEqual(written.count, 2 + 4 + 1, "the client's pong is masked")
-        // The transport still holds that pong: newer pings only replace the one owed.
+        // The transport still holds that pong: the driver's next pump holds pongs back, and
+        // newer pings only replace the one owed.
+        var nothing: [UInt8] = []
+        XCTAssertFalse(client.takeOutput(appendingTo: &nothing, includingPong: false))
         for payload in 2...500 { client.receive(wireFrame(.ping, [UInt8(payload & 0xFF)], masked: false), now: clock.now) }
         try client.sendText("data")
         var held: [UInt8] = []
