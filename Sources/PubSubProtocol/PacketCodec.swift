@@ -83,3 +83,10 @@ extension PacketCodec where Self == MinBinPacketCodec {
     /// `sc-codec-min-bin` 3.0.0: MessagePack in binary messages with compressed packet keys.
     public static var minBin: MinBinPacketCodec { MinBinPacketCodec() }
 }
+
+extension Packet {
+    /// The packet as `codec` writes it, in socketcluster-server's member order.
+    public func encoded(with codec: any PacketCodec) -> [UInt8] {
+        codec.encode(self, keyOrder: .server)
+    }
+}
