@@ -18,7 +18,7 @@ public struct BrokerOptions: Sendable {
     /// Ping/pong frame format: version 2 sends `""` and expects `""`, version 1 `#1`/`#2`.
     public var protocolVersion: SocketClusterProtocolVersion
     /// How packets are written and read (socketcluster-server's `codecEngine`):
-    /// ``JSONPacketCodec`` by default, ``MinBinPacketCodec`` to serve clients configured with
+    /// `JSONPacketCodec` by default, `MinBinPacketCodec` to serve clients configured with
     /// `sc-codec-min-bin`, or a codec of your own. Pings and pongs are text frames whatever the
     /// codec. A message the codec cannot read (with min-bin: a text frame other than the pong)
     /// closes the connection with 4009 before the handshake and is dropped after it, as

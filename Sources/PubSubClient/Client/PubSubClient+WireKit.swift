@@ -21,7 +21,7 @@ extension PubSubClient {
     }
 
     /// A client for a `ws://` or `wss://` URL whose packets `codec` writes and reads
-    /// (``MinBinPacketCodec`` for a server with `sc-codec-min-bin`).
+    /// (`MinBinPacketCodec` for a server with `sc-codec-min-bin`).
     public convenience init(url: String, codec: any PacketCodec, tokenStore: any TokenStore = InMemoryTokenStore()) throws(PubSubError) {
         self.init(configuration: SessionConfiguration(address: try ServerAddress(url: url), codec: codec), tokenStore: tokenStore)
     }
@@ -46,7 +46,7 @@ extension ScClient {
     }
 
     /// A closure-API client for a `ws://` or `wss://` URL whose packets `codec` writes and reads
-    /// (``MinBinPacketCodec`` for a server with `sc-codec-min-bin`); callbacks run on `callbackQueue`.
+    /// (`MinBinPacketCodec` for a server with `sc-codec-min-bin`); callbacks run on `callbackQueue`.
     public convenience init(
         url: String, codec: any PacketCodec, tokenStore: any TokenStore = InMemoryTokenStore(),
         callbackQueue: DispatchQueue = .main

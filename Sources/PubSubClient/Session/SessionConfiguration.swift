@@ -9,8 +9,8 @@ public struct SessionConfiguration: Sendable {
     /// server's `protocolVersion`, 2 by default, and is dropped with 4001 by a protocol-1 server).
     /// `.v1` or `.v2` answer one kind only; the other then surfaces as a raw message.
     public var protocolVersion: PingProtocolVersion
-    /// How packets are written and read: ``JSONPacketCodec`` by default (text frames), or
-    /// ``MinBinPacketCodec`` for a server with `codecEngine: require('sc-codec-min-bin')`, or a
+    /// How packets are written and read: `JSONPacketCodec` by default (text frames), or
+    /// `MinBinPacketCodec` for a server with `codecEngine: require('sc-codec-min-bin')`, or a
     /// codec of your own. It must be the server's: a JSON client is closed by a min-bin
     /// socketcluster-server with 4009 before the handshake, and a frame of the other type before
     /// the handshake makes this client report ``PubSubError/codecMismatch(expected:received:)``
