@@ -47,7 +47,8 @@ public struct SessionConfiguration: Sendable {
     public var reconnectWhenNetworkReturns: Bool
     /// Called with every text frame the client driver writes or receives (pings and pongs
     /// included), in wire order, on the client's serial queue: keep it fast. For debugging and
-    /// traces; the frames are exactly what goes over the WebSocket. A `ClientSession` you drive
+    /// traces; the frames are exactly what goes over the WebSocket. Binary frames (a binary
+    /// codec's packets) are not reported. A `ClientSession` you drive
     /// yourself does not call it. Default nil.
     public var frameObserver: (@Sendable (FrameDirection, String) -> Void)?
     /// Where the client's log records go: the session's (connecting, connected, handshake

@@ -62,4 +62,43 @@ final class CodecSessionTests: XCTestCase {
         XCTAssertTrue(harness.events.contains(.raw(.binary(Data([1, 2])))))
         XCTAssertEqual(harness.session.state, .open)
     }
+
+    func testEveryMinBinRecordedFrameAndRandomBytesAreSurvived() throws {
+        var harness = minBinHarness()
+        harness.session.connect(now: harness.now)
+        harness.drain()
+        harness.openTransport()
+        let transport = try XCTUnwrap(harness.transport)
+        let handshake = try XCTUnwrap(Data(base64Encoded: "gaFykwHAg6JpZLRvZnE1U3E2SmU3cWV5a1E4QUFBQatwaW5nVGltZW91dM1OIK9pc0F1dGhlbnRpY2F0ZWTC"))
+        harness.session.transportReceived(binary: [UInt8](handshake), from: transport, now: harness.now)
+        harness.drain()
+        XCTAssertEqual(harness.session.state, .open)
+        var fed = 0
+        for file in try FileManager.default.contentsOfDirectory(atPath: Recording.minBinDirectory.path).filter({ $0.hasSuffix(".jsonl") }) {
+            for frame in try Recording.load(file, from: Recording.minBinDirectory) {
+                switch frame {
+                case .clientBinary(let base64), .serverBinary(let base64):
+                    harness.session.transportReceived(binary: [UInt8](Data(base64Encoded: base64) ?? Data()), from: transport, now: harness.now)
+                    fed += 1
+                default:
+                    continue
+                }
+                harness.drain()
+                for case .request(_, _, let id) in harness.takeEvents() {
+                    try? harness.session.respond(to: id, with: .success(nil), now: harness.now)
+                }
+            }
+        }
+        var generator = SplitMix64(seed: 0xB1)
+        for _ in 0..<5_000 {
+            var bytes = (0..<Int(generator.next() % 48)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            if generator.next() % 2 == 0 { bytes.insert(contentsOf: [0x81, 0xA1, [0x65, 0x70, 0x72][Int(generator.next() % 3)], 0x93], at: 0) }
+            harness.session.transportReceived(binary: bytes, from: transport, now: harness.now)
+            harness.drain()
+            harness.events.removeAll(keepingCapacity: true)
+        }
+        XCTAssertGreaterThan(fed, 300)
+        XCTAssertEqual(harness.session.state, .open)
+        XCTAssertTrue(harness.closes.isEmpty)
+    }
 }
