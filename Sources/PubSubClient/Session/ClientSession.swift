@@ -170,7 +170,9 @@ public struct ClientSession: Sendable {
             return
         }
         guard configuration.codec.messageKind == .text else {
-            if rejectsMismatchedFrame(.text, now: now) { return }
+            // A ping or pong of the other protocol version is text with every codec.
+            let isPingText = text.isEmpty || text == "#1" || text == "#2"
+            if !isPingText, rejectsMismatchedFrame(.text, now: now) { return }
             var text = text
             let packets = text.withUTF8 { receivedPackets($0, kind: .text) }
             guard let packets else { return emit(.raw(.text(text))) }

@@ -30,6 +30,19 @@ final class CodecSessionTests: XCTestCase {
         XCTAssertEqual(harness.sent, ["#2", ""])
     }
 
+    func testAPingOfTheOtherProtocolBeforeTheHandshakeIsNoCodecMismatch() {
+        var harness = SessionHarness(
+            configuration: SessionConfiguration(
+                address: ServerAddress(hostname: "127.0.0.1", port: 8000), protocolVersion: .v2,
+                codec: MinBinPacketCodec(), autoReconnect: false))
+        harness.session.connect(now: harness.now)
+        harness.drain()
+        harness.openTransport()
+        harness.receive("#1")
+        XCTAssertTrue(harness.closes.isEmpty)
+        XCTAssertTrue(harness.events.contains(.raw(.text("#1"))))
+    }
+
     func testTextFrameBeforeTheHandshakeIsACodecMismatchForMinBin() {
         var harness = minBinHarness()
         harness.session.connect(now: harness.now)
