@@ -12,7 +12,7 @@ struct AsyncInvokeRun {
         let payloads = Payloads(size: options.size)
         let client: PubSubClient
         do {
-            client = try PubSubClient(url: url)
+            client = try PubSubClient(url: url, codec: options.codec.codec)
             try await client.connect()
         } catch {
             BenchReport.fail("connect failed: \(error)")
@@ -72,6 +72,7 @@ struct AsyncInvokeRun {
         report.add("elapsed_s", seconds, decimals: 6)
         report.add("count", count)
         report.add("size", options.size)
+        report.addCodec(options, channel: options.mode == .publishOwn ? PublishOwnRun.channel : "")
         report.add("window", options.window)
         return report
     }
@@ -90,7 +91,7 @@ struct AsyncPublishOwnRun {
         let client: PubSubClient
         let publications: AsyncStream<JSONValue?>
         do {
-            client = try PubSubClient(url: url)
+            client = try PubSubClient(url: url, codec: options.codec.codec)
             try await client.connect()
             publications = client.channel(PublishOwnRun.channel)
             try await client.subscribe(PublishOwnRun.channel)

@@ -50,7 +50,7 @@ final class ConnectionsRun: @unchecked Sendable {
     // MARK: On the queue
 
     private func open(_ index: Int) {
-        guard let client = ScClient.forRun(url: url, queue: queue, outcome: outcome, name: "client \(index)") else { return }
+        guard let client = ScClient.forRun(url: url, codec: options.codec.codec, queue: queue, outcome: outcome, name: "client \(index)") else { return }
         clients.append(client)
         client.connect()
         client.subscribeAck(channelName: Self.channel) { [self] _, error, _ in

@@ -60,6 +60,7 @@ final class FanoutRun: @unchecked Sendable {
         report.add("count", options.count)
         report.add("subscribers", options.subscribers)
         report.add("size", options.size)
+        report.addCodec(options, channel: Self.channel)
         report.add("window", options.window)
         return report
     }
@@ -68,7 +69,9 @@ final class FanoutRun: @unchecked Sendable {
 
     private func setUp() {
         for index in 0..<options.subscribers {
-            guard let client = ScClient.forRun(url: url, queue: queue, outcome: outcome, name: "subscriber \(index)") else { return }
+            guard let client = ScClient.forRun(url: url, codec: options.codec.codec, queue: queue, outcome: outcome, name: "subscriber \(index)") else {
+                return
+            }
             subscribers.append(client)
             _ = client.onChannel(channelName: Self.channel) { [self] _, data in received(data, subscriber: index) }
             client.connect()
@@ -79,7 +82,7 @@ final class FanoutRun: @unchecked Sendable {
         }
         guard
             let publisher = ScClient.forRun(
-                url: url, queue: queue, outcome: outcome, name: "publisher", onConnect: { [self] _ in becameReady() })
+                url: url, codec: options.codec.codec, queue: queue, outcome: outcome, name: "publisher", onConnect: { [self] _ in becameReady() })
         else { return }
         self.publisher = publisher
         publisher.connect()

@@ -16,7 +16,7 @@ struct FloodedAppRun {
     func run() async -> BenchReport {
         let client: PubSubClient
         do {
-            client = try PubSubClient(url: url)
+            client = try PubSubClient(url: url, codec: options.codec.codec)
         } catch {
             BenchReport.fail("client: \(error)")
         }

@@ -33,7 +33,7 @@ final class InvokeRun: @unchecked Sendable {
 
     func run() async -> BenchReport {
         let failure = await outcome.wait(on: queue) { [self] in
-            guard let client = ScClient.forRun(url: url, queue: queue, outcome: outcome, onConnect: { [self] _ in beginInvoking() })
+            guard let client = ScClient.forRun(url: url, codec: options.codec.codec, queue: queue, outcome: outcome, onConnect: { [self] _ in beginInvoking() })
             else { return }
             self.client = client
             client.connect()
@@ -56,6 +56,7 @@ final class InvokeRun: @unchecked Sendable {
         report.add("elapsed_s", seconds, decimals: 6)
         report.add("count", options.count)
         report.add("size", options.size)
+        report.addCodec(options)
         report.add("window", options.window)
         return report
     }

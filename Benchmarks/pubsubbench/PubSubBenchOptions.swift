@@ -56,16 +56,19 @@ struct PubSubBenchOptions: Sendable {
     var handleMilliseconds = 10
     /// Only run a broker with an `echo` procedure on this port (0: any), until killed.
     var servePort: Int?
+    /// The packet codec of the client and of the embedded or served broker.
+    var codec = BenchCodec.json
 
     static let usage = """
         usage: pubsubbench (--url ws://HOST:PORT/socketcluster/ | --embedded-broker) \
         --mode invoke-rtt|invoke-pipeline|publish-own|publish-fanout|connections|flooded-app \
         [--count N] [--size BYTES] [--window W] [--subscribers S] [--connections C] [--api closures|async] \
-        [--seconds S] [--handle-ms MS]
-               pubsubbench --serve-broker PORT
+        [--seconds S] [--handle-ms MS] [--codec json|min-bin]
+               pubsubbench --serve-broker PORT [--codec json|min-bin]
                pubsubbench -h | --help
         Measures a PubSubClient against a SocketCluster server (or an in-process PubSubBroker),
-        verifies every answer and publication, prints one JSON line of results on standard output.
+        verifies every answer and publication, prints one JSON line of results on standard output
+        (with the codec and the wire bytes of one message's exchange, framing excluded).
         \(CommandLineManners.benchmarkExitStatuses)
         """
 
@@ -84,6 +87,7 @@ struct PubSubBenchOptions: Sendable {
             case "--subscribers": subscribers = try reader.integer(for: argument, minimum: 1)
             case "--connections": connections = try reader.integer(for: argument, minimum: 1)
             case "--api": api = try reader.choice(for: argument, "api")
+            case "--codec": codec = try reader.choice(for: argument, "codec")
             case "--seconds": seconds = try reader.integer(for: argument, minimum: 1)
             case "--handle-ms": handleMilliseconds = try reader.integer(for: argument, minimum: 0)
             case "--embedded-broker": embeddedBroker = true

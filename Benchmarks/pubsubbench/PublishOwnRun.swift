@@ -33,7 +33,7 @@ final class PublishOwnRun: @unchecked Sendable {
 
     func run() async -> BenchReport {
         let failure = await outcome.wait(on: queue) { [self] in
-            guard let client = ScClient.forRun(url: url, queue: queue, outcome: outcome) else { return }
+            guard let client = ScClient.forRun(url: url, codec: options.codec.codec, queue: queue, outcome: outcome) else { return }
             self.client = client
             _ = client.onChannel(channelName: Self.channel) { [self] _, data in publication(data) }
             client.connect()
@@ -57,6 +57,7 @@ final class PublishOwnRun: @unchecked Sendable {
         report.add("elapsed_s", seconds, decimals: 6)
         report.add("count", options.count)
         report.add("size", options.size)
+        report.addCodec(options, channel: Self.channel)
         report.add("window", options.window)
         return report
     }

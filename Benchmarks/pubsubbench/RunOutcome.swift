@@ -31,12 +31,12 @@ extension ScClient {
     /// ends the run (`name` says which client in the message); nil, with the run ended, when the
     /// URL is refused.
     static func forRun(
-        url: String, queue: DispatchQueue, outcome: RunOutcome, name: String = "client",
+        url: String, codec: any PacketCodec, queue: DispatchQueue, outcome: RunOutcome, name: String = "client",
         onConnect: (@Sendable (ScClient) -> Void)? = nil
     ) -> ScClient? {
         let client: ScClient
         do {
-            client = try ScClient(url: url, callbackQueue: queue)
+            client = try ScClient(url: url, codec: codec, callbackQueue: queue)
         } catch {
             outcome.finish("\(name): \(error)")
             return nil

@@ -12,7 +12,7 @@ let options = CommandLineManners.options(usage: PubSubBenchOptions.usage, PubSub
 
 if let port = options.servePort {
     do {
-        let broker = try await BenchBroker.start(port: port)
+        let broker = try await BenchBroker.start(port: port, codec: options.codec.codec)
         print("broker listening on \(broker.url.absoluteString)")
         fflush(nil)
         while true { try? await Task.sleep(for: .seconds(3600)) }
@@ -25,7 +25,7 @@ var broker: PubSubBroker?
 var url = options.url
 if options.embeddedBroker {
     do {
-        let started = try await BenchBroker.start(port: 0)
+        let started = try await BenchBroker.start(port: 0, codec: options.codec.codec)
         broker = started
         url = started.url.absoluteString
     } catch {

@@ -5,6 +5,8 @@ import Foundation
 enum BrokerAction: Sendable {
     /// Write one text frame on the connection: its UTF-8, as the serializer made it.
     case send(BrokerConnectionID, [UInt8])
+    /// Write one binary frame on the connection: a binary codec's packet or batch.
+    case sendBinary(BrokerConnectionID, [UInt8])
     /// Close the connection with a WebSocket close frame (the session is already gone).
     case close(BrokerConnectionID, code: UInt16, reason: String)
     /// Ask the application's hook, then report with `authorizationDecided`; the connection's

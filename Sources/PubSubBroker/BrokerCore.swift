@@ -28,8 +28,20 @@ struct BrokerCore {
     /// `reportedDeadline`.
     private var deadlines = DeadlineHeap()  // keyed by BrokerConnectionID.rawValue
 
+    /// `options.codec`, and whether it is the JSON codec (whose `#publish` invokes are routed
+    /// without a tree, `InboundPublish`).
+    private let codec: any PacketCodec
+    private let codecIsJSON: Bool
+    private let packetKind: PacketMessageKind
+    /// `#removeAuthToken` as the codec writes it.
+    private let removeAuthTokenFrame: [UInt8]
+
     init(options: BrokerOptions) {
         self.options = options
+        self.codec = options.codec
+        self.codecIsJSON = options.codec is JSONPacketCodec
+        self.packetKind = options.codec.messageKind
+        self.removeAuthTokenFrame = Packet.transmit(event: BuiltInEvent.removeAuthToken, data: nil).encoded(with: options.codec)
         self.tokens = AuthTokenAuthority(
             key: options.authKey, defaultExpiry: options.authDefaultExpiry, maximumTokenLength: options.maxAuthTokenLength)
     }
@@ -86,13 +98,17 @@ struct BrokerCore {
         } else if acceptsRawPublish(from: connection), let publish = InboundPublish.scan(text) {
             receivedPublish(publish, from: connection, wallClock: wallClock)
         } else {
-            receivedMessage(
-                InboundItem.classify(text, maximumValues: options.maxMessageValues ?? .max), from: connection, wallClock: wallClock)
+            var text = text
+            let classified = text.withUTF8 {
+                InboundItem.classify($0, kind: .text, codec: codec, maximumValues: options.maxMessageValues ?? .max)
+            }
+            receivedMessage(classified, from: connection, wallClock: wallClock)
         }
         reportDeadline(connection)
     }
 
-    /// A binary frame arrived: decoded as UTF-8 JSON like a text frame, but never a ping or pong.
+    /// A binary frame arrived: the codec's packets (the JSON codec decodes it as UTF-8 JSON like
+    /// a text frame); never a ping or pong.
     mutating func receivedBinary(_ bytes: [UInt8], from connection: BrokerConnectionID, wallClock: Date) {
         guard sessions[connection] != nil else { return }
         if acceptsRawPublish(from: connection),
@@ -102,8 +118,10 @@ struct BrokerCore {
             reportDeadline(connection)
             return
         }
-        receivedMessage(
-            InboundItem.classify(utf8: bytes, maximumValues: options.maxMessageValues ?? .max), from: connection, wallClock: wallClock)
+        let classified = bytes.withUnsafeBufferPointer {
+            InboundItem.classify($0, kind: .binary, codec: codec, maximumValues: options.maxMessageValues ?? .max)
+        }
+        receivedMessage(classified, from: connection, wallClock: wallClock)
         reportDeadline(connection)
     }
 
@@ -153,13 +171,13 @@ struct BrokerCore {
     mutating func respond(
         to connection: BrokerConnectionID, cid: BrokerCallID, result: Result<JSONValue?, RemoteError>
     ) {
-        write(cid.response { Packet.response(rid: $0, result: result).serializedBytes(keyOrder: .server) }, to: connection)
+        write(cid.response { Packet.response(rid: $0, result: result).encoded(with: codec) }, to: connection)
     }
 
     /// Sends a transmit to an open socket (dropped when the socket is not open, as the server does).
     mutating func transmit(to connection: BrokerConnectionID, event: String, data: JSONValue?) {
         guard sessions[connection]?.phase == .open else { return }
-        write(Packet.transmit(event: event, data: data).serializedBytes(keyOrder: .server), to: connection)
+        write(Packet.transmit(event: event, data: data).encoded(with: codec), to: connection)
     }
 
     /// Sends a server invoke; its outcome arrives later as `.completeInvoke(token:…)`. Returns
@@ -174,7 +192,7 @@ struct BrokerCore {
         nextInvokeToken += 1
         let timeout = ackTimeout ?? options.ackTimeout
         session.pendingInvokes[cid] = .init(token: token, event: event, deadline: now + timeout)
-        session.write(Packet.invoke(event: event, data: data, cid: cid).serializedBytes(keyOrder: .server), into: &actions)
+        session.write(Packet.invoke(event: event, data: data, cid: cid).encoded(with: codec), kind: packetKind, into: &actions)
         sessions[connection] = session
         reportDeadline(connection)
         return token
@@ -183,7 +201,7 @@ struct BrokerCore {
     /// Publishes to every socket subscribed to `channel`, in subscription order.
     mutating func publish(channel: String, data: JSONValue?) {
         guard channels[channel] != nil else { return }
-        publish(channel: channel, frame: Self.publishFrame(channel: channel, data: data))
+        publish(channel: channel, frame: publishFrame(channel: channel, data: data))
     }
 
     /// Sends the publication `frame` to every socket subscribed to `channel`, in subscription order.
@@ -207,8 +225,8 @@ struct BrokerCore {
         session.authToken = signed.payload
         session.signedAuthToken = signed.token
         session.write(
-            Packet.transmit(event: BuiltInEvent.setAuthToken, data: .object(["token": .string(signed.token)])).serializedBytes(keyOrder: .server),
-            into: &actions)
+            Packet.transmit(event: BuiltInEvent.setAuthToken, data: .object(["token": .string(signed.token)])).encoded(with: codec),
+            kind: packetKind, into: &actions)
         sessions[connection] = session
         return signed.token
     }
@@ -223,7 +241,7 @@ struct BrokerCore {
     mutating func kickOut(_ connection: BrokerConnectionID, channel: String?, message: String?) {
         guard let session = sessions[connection], session.phase == .open else { return }
         for name in channel.map({ [$0] }) ?? session.subscriptions {
-            write(Self.kickOutFrame(channel: name, message: message), to: connection)
+            write(kickOutFrame(channel: name, message: message), to: connection)
             unsubscribe(connection, from: name)
         }
     }
@@ -238,12 +256,13 @@ struct BrokerCore {
         sessions[connection]?.batch = []
     }
 
-    /// Sends the held packets as one JSON array frame and stops batching.
+    /// Sends the held packets as one batch frame (a JSON array, or the codec's) and stops batching.
     mutating func flushBatch(_ connection: BrokerConnectionID) {
         guard let held = sessions[connection]?.batch else { return }
         sessions[connection]?.batch = nil
         guard !held.isEmpty else { return }
-        actions.append(.send(connection, Packet.batchFrame(held)))
+        let frame = codec.encodeBatch(held)
+        actions.append(packetKind == .text ? .send(connection, frame) : .sendBinary(connection, frame))
     }
 
     /// Drops the held packets and stops batching.
@@ -256,7 +275,7 @@ struct BrokerCore {
     /// Whether a `#publish` invoke from `connection` may take the raw path: the socket is open,
     /// nothing of its own waits before it, and no publish hook needs the data as a value.
     private func acceptsRawPublish(from connection: BrokerConnectionID) -> Bool {
-        guard options.allowClientPublish, !authorizesPublish, let session = sessions[connection] else { return false }
+        guard codecIsJSON, options.allowClientPublish, !authorizesPublish, let session = sessions[connection] else { return false }
         return session.phase == .open && session.pendingItems.isEmpty && session.awaitingAuthorization == nil
     }
 
@@ -273,7 +292,7 @@ struct BrokerCore {
             return
         }
         self.publish(channel: publish.channel, frame: publish.publication)
-        write(Self.emptyResponse(rid: cid), to: connection)
+        write(emptyResponse(rid: cid), to: connection)
     }
 
     private mutating func receivedPong(_ connection: BrokerConnectionID, now: MonotonicInstant, wallClock: Date) {
@@ -294,18 +313,19 @@ struct BrokerCore {
     /// One inbound message: `nil` items means a frame that is not JSON (a raw message); a failure
     /// is JSON over `maxMessageValues`, which closes the connection with 1009.
     private mutating func receivedMessage(
-        _ classified: Result<[InboundItem]?, JSONParseError>, from connection: BrokerConnectionID, wallClock: Date
+        _ classified: Result<[InboundItem]?, PacketDecodingError>, from connection: BrokerConnectionID, wallClock: Date
     ) {
         let items: [InboundItem]?
         switch classified {
         case .success(let classifiedItems):
             items = classifiedItems
         case .failure(let error):
-            let limit: Int
-            if case .tooManyValues(let valueLimit) = error.reason { limit = valueLimit } else { limit = 0 }
-            endSession(
-                connection, code: BrokerOptions.tooManyValuesCloseCode,
-                reason: "Message has more than \(limit) JSON values", sendClose: true)
+            let reason: String
+            switch error.reason {
+            case .tooManyValues(let limit): reason = "Message has more than \(limit) \(codecIsJSON ? "JSON " : "")values"
+            case .limitExceeded: reason = error.description
+            }
+            endSession(connection, code: BrokerOptions.tooManyValuesCloseCode, reason: reason, sendClose: true)
             return
         }
         guard let items else {
@@ -476,16 +496,15 @@ struct BrokerCore {
         let firstHandshake = !session.hasConnected
         session.hasConnected = true
         session.write(
-            Array(
+            codec.encodeHandshakeResponse(
                 HandshakeResponse(
                     id: session.id, pingTimeout: options.pingTimeout.wholeMilliseconds,
-                    isAuthenticated: session.authToken != nil, authError: authError
-                )
-                .serializedResponse(rid: cid.value).utf8
+                    isAuthenticated: session.authToken != nil, authError: authError),
+                rid: cid.value
             ).withResponseID(cid),
-            into: &actions)
+            kind: packetKind, into: &actions)
         if removeToken {
-            session.write(Self.removeAuthTokenFrame, into: &actions)
+            session.write(removeAuthTokenFrame, kind: packetKind, into: &actions)
         }
         sessions[connection] = session
         if firstHandshake {
@@ -502,23 +521,23 @@ struct BrokerCore {
             session.authToken = payload
             session.signedAuthToken = signed
             session.write(
-                Array(AuthenticateResponse(isAuthenticated: true).serializedResponse(rid: cid.value).utf8).withResponseID(cid),
-                into: &actions)
+                codec.encodeAuthenticateResponse(AuthenticateResponse(isAuthenticated: true), rid: cid.value).withResponseID(cid),
+                kind: packetKind, into: &actions)
             sessions[connection] = session
         case .rejected(let error, let isBadToken):
             session.authToken = nil
             session.signedAuthToken = nil
             if isBadToken {
                 session.write(
-                    cid.response { Packet.response(rid: $0, result: .failure(error)).serializedBytes(keyOrder: .server) },
-                    into: &actions)
-                session.write(Self.removeAuthTokenFrame, into: &actions)
+                    cid.response { Packet.response(rid: $0, result: .failure(error)).encoded(with: codec) },
+                    kind: packetKind, into: &actions)
+                session.write(removeAuthTokenFrame, kind: packetKind, into: &actions)
             } else {
                 let reported = (data == nil || data?.isNull == true) ? nil : error
                 session.write(
-                    Array(AuthenticateResponse(isAuthenticated: false, authError: reported).serializedResponse(rid: cid.value).utf8)
+                    codec.encodeAuthenticateResponse(AuthenticateResponse(isAuthenticated: false, authError: reported), rid: cid.value)
                         .withResponseID(cid),
-                    into: &actions)
+                    kind: packetKind, into: &actions)
             }
             sessions[connection] = session
         }
@@ -555,7 +574,7 @@ struct BrokerCore {
     ) {
         publish(channel: request.channel, data: request.data)
         if let cid {
-            write(Self.emptyResponse(rid: cid), to: connection)
+            write(emptyResponse(rid: cid), to: connection)
         } else {
             deliver(connection, receiver: BuiltInEvent.publish, data: request.data)
         }
@@ -614,7 +633,7 @@ struct BrokerCore {
         }
         sessions[connection]?.addSubscription(request.channel)
         channels[request.channel, default: ChannelSubscribers()].insert(connection)
-        write(Self.emptyResponse(rid: cid), to: connection)
+        write(emptyResponse(rid: cid), to: connection)
     }
 
     private mutating func processUnsubscribe(
@@ -626,7 +645,7 @@ struct BrokerCore {
         }
         if session.isSubscribed(to: channel) {
             unsubscribe(connection, from: channel)
-            if let cid { write(Self.emptyResponse(rid: cid), to: connection) }
+            if let cid { write(emptyResponse(rid: cid), to: connection) }
         } else if let limit = options.maxChannelNameLength, channel.utf8.count > limit {
             // Not echoed back: a name this long cannot be subscribed.
             answerError(connection, cid: cid, .invalidAction("Unsubscribe channel name exceeded the maximum length of \(limit) bytes"))
@@ -652,14 +671,15 @@ struct BrokerCore {
     // MARK: - Helpers
 
     private mutating func write(_ packet: [UInt8], to connection: BrokerConnectionID) {
-        sessions[connection]?.write(packet, into: &actions)
+        let kind = packetKind
+        sessions[connection]?.write(packet, kind: kind, into: &actions)
     }
 
     private mutating func answerError(
         _ connection: BrokerConnectionID, cid: BrokerCallID?, _ error: RemoteError
     ) {
         guard let cid else { return }
-        write(cid.response { Packet.response(rid: $0, result: .failure(error)).serializedBytes(keyOrder: .server) }, to: connection)
+        write(cid.response { Packet.response(rid: $0, result: .failure(error)).encoded(with: codec) }, to: connection)
     }
 
     private mutating func deliver(
@@ -674,7 +694,7 @@ struct BrokerCore {
         session.authToken = nil
         session.signedAuthToken = nil
         if push {
-            session.write(Self.removeAuthTokenFrame, into: &actions)
+            session.write(removeAuthTokenFrame, kind: packetKind, into: &actions)
         }
         sessions[connection] = session
     }
@@ -692,25 +712,22 @@ struct BrokerCore {
 
     // MARK: - Frames (socketcluster-server's key order: `event, cid, data`)
 
-    private static let removeAuthTokenFrame =
-        Packet.transmit(event: BuiltInEvent.removeAuthToken, data: nil).serializedBytes(keyOrder: .server)
-
-    private static func emptyResponse(rid: BrokerCallID) -> [UInt8] {
-        rid.response { Packet.response(rid: $0, result: .success(nil)).serializedBytes(keyOrder: .server) }
+    private func emptyResponse(rid: BrokerCallID) -> [UInt8] {
+        rid.response { Packet.response(rid: $0, result: .success(nil)).encoded(with: codec) }
     }
 
     /// `{"event":"#publish","data":{"channel":C[,"data":…]}}`.
-    private static func publishFrame(channel: String, data: JSONValue?) -> [UInt8] {
+    private func publishFrame(channel: String, data: JSONValue?) -> [UInt8] {
         var payload: [String: JSONValue] = ["channel": .string(channel)]
         payload["data"] = data
-        return Packet.transmit(event: BuiltInEvent.publish, data: .object(payload)).serializedBytes(keyOrder: .server)
+        return Packet.transmit(event: BuiltInEvent.publish, data: .object(payload)).encoded(with: codec)
     }
 
     /// `{"event":"#kickOut","data":{"channel":C[,"message":M]}}`.
-    private static func kickOutFrame(channel: String, message: String?) -> [UInt8] {
+    private func kickOutFrame(channel: String, message: String?) -> [UInt8] {
         var payload: [String: JSONValue] = ["channel": .string(channel)]
         payload["message"] = message.map(JSONValue.string)
-        return Packet.transmit(event: BuiltInEvent.kickOut, data: .object(payload)).serializedBytes(keyOrder: .server)
+        return Packet.transmit(event: BuiltInEvent.kickOut, data: .object(payload)).encoded(with: codec)
     }
 
     private mutating func endSession(

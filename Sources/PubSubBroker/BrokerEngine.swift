@@ -339,6 +339,8 @@ final class BrokerEngine: @unchecked Sendable {
             break  // Handled by `execute`, which needs the rest of the list.
         case .send(let connection, let utf8):
             transport?.send(utf8, on: connection)
+        case .sendBinary(let connection, let bytes):
+            transport?.sendBinary(bytes, on: connection)
         case .close(let connection, let code, let reason):
             log.closing(connection, socket: socketIDs[connection], code: code, reason: reason)
             transport?.close(connection, code: code, reason: reason)

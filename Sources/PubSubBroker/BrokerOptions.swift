@@ -17,6 +17,13 @@ public struct BrokerOptions: Sendable {
     public var pingTimeoutDisabled: Bool
     /// Ping/pong frame format: version 2 sends `""` and expects `""`, version 1 `#1`/`#2`.
     public var protocolVersion: SocketClusterProtocolVersion
+    /// How packets are written and read (socketcluster-server's `codecEngine`):
+    /// `JSONPacketCodec` by default, `MinBinPacketCodec` to serve clients configured with
+    /// `sc-codec-min-bin`, or a codec of your own. Pings and pongs are text frames whatever the
+    /// codec. A message the codec cannot read (with min-bin: a text frame other than the pong)
+    /// closes the connection with 4009 before the handshake and is dropped after it, as
+    /// socketcluster-server does; a client using another codec therefore sees 4009.
+    public var codec: any PacketCodec
     /// Time a client has to send `#handshake` before the server closes with 4005 (10 s).
     public var handshakeTimeout: Duration
     /// Time the server waits for the answer to its own invokes (`ackTimeout`, 10 s).
@@ -98,6 +105,7 @@ public struct BrokerOptions: Sendable {
         pingTimeout: Duration = .milliseconds(20_000),
         pingTimeoutDisabled: Bool = false,
         protocolVersion: SocketClusterProtocolVersion = .v2,
+        codec: any PacketCodec = JSONPacketCodec(),
         handshakeTimeout: Duration = .milliseconds(10_000),
         ackTimeout: Duration = .milliseconds(10_000),
         path: String = "/socketcluster/",
@@ -119,6 +127,7 @@ public struct BrokerOptions: Sendable {
         self.pingTimeout = pingTimeout
         self.pingTimeoutDisabled = pingTimeoutDisabled
         self.protocolVersion = protocolVersion
+        self.codec = codec
         self.handshakeTimeout = handshakeTimeout
         self.ackTimeout = ackTimeout
         self.path = path

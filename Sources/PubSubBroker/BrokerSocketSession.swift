@@ -92,11 +92,14 @@ struct BrokerSocketSession {
     }
 
     /// Queues a serialized packet: into the batch when batching, else as a frame to send now.
-    mutating func write(_ packet: [UInt8], into actions: inout ActionQueue<BrokerAction>) {
+    mutating func write(_ packet: [UInt8], kind: PacketMessageKind, into actions: inout ActionQueue<BrokerAction>) {
         if batch != nil {
             batch?.append(packet)
         } else {
-            actions.append(.send(connection, packet))
+            switch kind {
+            case .text: actions.append(.send(connection, packet))
+            case .binary: actions.append(.sendBinary(connection, packet))
+            }
         }
     }
 

@@ -7,6 +7,8 @@ protocol BrokerTransport: AnyObject, Sendable {
     /// Queues a text frame, given as its UTF-8 (trusted: the core serialized it); it leaves at
     /// the next `flush` at the latest.
     func send(_ utf8: [UInt8], on connection: BrokerConnectionID)
+    /// Queues a binary frame (a binary codec's packet or batch), like `send(_:on:)`.
+    func sendBinary(_ bytes: [UInt8], on connection: BrokerConnectionID)
     /// Sends what is queued for `connection`, then its close frame.
     func close(_ connection: BrokerConnectionID, code: UInt16, reason: String)
     /// Writes what `send` queued since the last flush (called once per broker step, so a step's

@@ -7,26 +7,16 @@ enum InboundItem: Sendable {
     /// Anything else (not an object, or an object with neither).
     case raw
 
-    /// Classifies a text frame that is not the pong: `nil` when it is not JSON (a raw string),
-    /// else its packets (one, or each element of a batch array). Fails with `tooManyValues` when
-    /// the frame's JSON holds more than `maximumValues` values.
-    static func classify(_ text: String, maximumValues: Int) -> Result<[InboundItem]?, JSONParseError> {
-        do throws(JSONParseError) {
-            return .success(try InboundPacket.parseFrame(text, maximumValues: maximumValues)?.map(InboundItem.init))
+    /// Classifies a message that is not the pong with `codec`: `nil` when it holds no packets (a
+    /// raw message), else its packets (one, or each element of a batch). Fails with
+    /// `tooManyValues` when the message holds more than `maximumValues` values.
+    static func classify(
+        _ bytes: UnsafeBufferPointer<UInt8>, kind: PacketMessageKind, codec: any PacketCodec, maximumValues: Int
+    ) -> Result<[InboundItem]?, PacketDecodingError> {
+        do throws(PacketDecodingError) {
+            return .success(try codec.decode(bytes, kind: kind, maximumValues: maximumValues)?.map(InboundItem.init))
         } catch {
             return .failure(error)
-        }
-    }
-
-    /// Classifies a binary frame, decoded as UTF-8: JSON packets or `nil` (never a ping or pong).
-    static func classify(utf8 bytes: [UInt8], maximumValues: Int) -> Result<[InboundItem]?, JSONParseError> {
-        bytes.withUnsafeBufferPointer { buffer in
-            do throws(JSONParseError) {
-                return .success(
-                    try InboundPacket.parseFrame(buffer, isValidUTF8: false, maximumValues: maximumValues)?.map(InboundItem.init))
-            } catch {
-                return .failure(error)
-            }
         }
     }
 

@@ -108,6 +108,14 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
     }
 
     func send(_ utf8: [UInt8], on connection: BrokerConnectionID) {
+        enqueue(utf8, binary: false, on: connection)
+    }
+
+    func sendBinary(_ bytes: [UInt8], on connection: BrokerConnectionID) {
+        enqueue(bytes, binary: true, on: connection)
+    }
+
+    private func enqueue(_ utf8: [UInt8], binary: Bool, on connection: BrokerConnectionID) {
         guard let driver = connections[connection] else { return }
         // One message always fits an empty buffer, so a message larger than the limit still
         // reaches a reader that keeps up.
@@ -125,7 +133,7 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
         }
         // A write to a closing connection fails; the close itself reaches the engine as `.closed`.
         do {
-            try driver.sendText(trustedUTF8: utf8)
+            if binary { try driver.sendBinary(utf8) } else { try driver.sendText(trustedUTF8: utf8) }
         } catch {
             return
         }

@@ -40,3 +40,10 @@ public struct AuthenticateResponse: Sendable, Hashable {
         }
     }
 }
+
+extension AuthenticateResponse {
+    /// The authenticate answer's `data` as a value (`authError` dehydrated or null).
+    public var dataValue: JSONValue {
+        .object(["isAuthenticated": .bool(isAuthenticated), "authError": authError?.dehydrated() ?? .null])
+    }
+}

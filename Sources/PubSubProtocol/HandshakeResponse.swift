@@ -54,3 +54,14 @@ public struct HandshakeResponse: Sendable, Hashable {
         }
     }
 }
+
+extension HandshakeResponse {
+    /// The handshake answer's `data` as a value (`authError` dehydrated; object keys unordered).
+    public var dataValue: JSONValue {
+        var members: [String: JSONValue] = [
+            "id": .string(id), "pingTimeout": .int(pingTimeout), "isAuthenticated": .bool(isAuthenticated),
+        ]
+        if let authError { members["authError"] = authError.dehydrated() }
+        return .object(members)
+    }
+}

@@ -4,28 +4,32 @@ import PubSubClient
 enum Command: Equatable {
     /// The printed story with an embedded broker and two users; `trace` adds every frame.
     case story(trace: Bool)
-    /// An embedded broker in the foreground until Ctrl-C.
-    case broker(host: String, port: Int)
+    /// An embedded broker in the foreground until Ctrl-C, speaking `codec` (`--codec`).
+    case broker(host: String, port: Int, codec: CodecChoice = .json)
     /// An interactive chat against a SocketCluster server; `pingProtocol` is which server pings it
-    /// answers (`--protocol`).
+    /// answers (`--protocol`), `codec` the server's packet codec (`--codec`).
     case chat(
         url: String, name: String, room: String, timeout: Int, proxy: HTTPProxy? = nil,
-        pingProtocol: PingProtocolVersion = .automatic)
+        pingProtocol: PingProtocolVersion = .automatic, codec: CodecChoice = .json)
     /// The usage text.
     case help
 
     static let usage = """
         usage: demo [--trace]                         the story: an embedded broker and two chat users
                                                       (--trace also prints every frame sent and received)
-               demo broker [--host HOST] [--port N]   a broker in the foreground until Ctrl-C (port 0 = any free port)
+               demo broker [--host HOST] [--port N] [--codec json|min-bin]
+                                                      a broker in the foreground until Ctrl-C (port 0 = any free port)
                demo chat --url URL --name NAME [--room ROOM] [--timeout SECONDS] [--proxy URL]
-                         [--protocol 1|2|auto]
+                         [--protocol 1|2|auto] [--codec json|min-bin]
                                                       an interactive chat (room "lobby", connect and answer
                                                       timeout 10 s by default); /quit leaves; --proxy
                                                       http://[user:pass@]host:port tunnels through an HTTP proxy;
                                                       --protocol answers only the pings of the server's
                                                       protocolVersion 1 (#1) or 2 (empty frame); default
                                                       auto answers both, so any server version works
+               --codec                                the packet codec: json (default) or min-bin, for servers
+                                                      with codecEngine: require('sc-codec-min-bin'); both
+                                                      ends must use the same one
                demo -h | --help                       this text
         exit status: 0 success, 1 failure (the story went wrong, the broker could not listen, the chat
                      could not connect or was disconnected), 2 usage error
@@ -55,7 +59,8 @@ enum Command: Equatable {
             guard let port = Int(portText), (0...65_535).contains(port) else {
                 throw UsageError("--port must be a number from 0 to 65535, not \(portText.escapedForDisplay)")
             }
-            self = .broker(host: host, port: port)
+            let codec = try options.removeValue(forKey: "codec").map(CodecChoice.init(option:)) ?? .json
+            self = .broker(host: host, port: port, codec: codec)
         case "chat":
             guard let url = options.removeValue(forKey: "url") else { throw UsageError("demo chat needs --url") }
             guard let name = options.removeValue(forKey: "name"), !name.isEmpty else {
@@ -82,7 +87,8 @@ enum Command: Equatable {
             case "auto": pingProtocol = .automatic
             default: throw UsageError("--protocol must be 1, 2 or auto, not \(protocolText.escapedForDisplay)")
             }
-            self = .chat(url: url, name: name, room: room, timeout: timeout, proxy: proxy, pingProtocol: pingProtocol)
+            let codec = try options.removeValue(forKey: "codec").map(CodecChoice.init(option:)) ?? .json
+            self = .chat(url: url, name: name, room: room, timeout: timeout, proxy: proxy, pingProtocol: pingProtocol, codec: codec)
         default:
             self = .story(trace: options.removeValue(forKey: "trace") != nil)
         }
@@ -91,8 +97,8 @@ enum Command: Equatable {
     /// The options each command takes, and whether each takes a value.
     private static let optionsTaken: [String: [String: Bool]] = [
         "story": ["trace": false],
-        "broker": ["host": true, "port": true],
-        "chat": ["url": true, "name": true, "room": true, "timeout": true, "proxy": true, "protocol": true],
+        "broker": ["host": true, "port": true, "codec": true],
+        "chat": ["url": true, "name": true, "room": true, "timeout": true, "proxy": true, "protocol": true, "codec": true],
     ]
 
     private static func options(

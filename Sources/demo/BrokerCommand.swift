@@ -6,12 +6,14 @@ import PubSubBroker
 struct BrokerCommand {
     var host: String
     var port: Int
+    /// The packet codec clients must speak (`--codec`).
+    var codec: CodecChoice = .json
 
     func run() async -> Int32 {
         MemoryTuning.returnLargeBlocksAtOnce()
         let broker: PubSubBroker
         do {
-            broker = try await PubSubBroker.start(host: host, port: port)
+            broker = try await PubSubBroker.start(host: host, port: port, options: BrokerOptions(codec: codec.codec))
         } catch {
             Output.error("demo broker: \(error)")
             return 1
@@ -23,7 +25,8 @@ struct BrokerCommand {
         broker.onDisconnection { socket, code, reason in
             Output.line("disconnect  \(socket.id) \(code)" + (reason.isEmpty ? "" : " \(reason.escapedForDisplay)"))
         }
-        Output.line("broker listening on \(broker.url.absoluteString) (Ctrl-C stops it)")
+        let codecNote = codec == .json ? "" : ", codec \(codec.rawValue)"
+        Output.line("broker listening on \(broker.url.absoluteString)\(codecNote) (Ctrl-C stops it)")
 
         for await signal in stopRequests {
             Output.line("\(signal), stopping")

@@ -13,6 +13,8 @@ struct ChatCommand {
     var proxy: HTTPProxy? = nil
     /// Which server pings to answer (`--protocol`); both by default.
     var pingProtocol: PingProtocolVersion = .automatic
+    /// The server's packet codec (`--codec`); JSON by default.
+    var codec: CodecChoice = .json
 
     /// Least time between two typing notices.
     private static let typingInterval: Duration = .seconds(3)
@@ -29,6 +31,7 @@ struct ChatCommand {
             configuration: SessionConfiguration(
                 address: address,
                 protocolVersion: pingProtocol,
+                codec: codec.codec,
                 connectTimeout: timeout,
                 ackTimeout: timeout,
                 reconnectPolicy: ReconnectPolicy(initialDelay: .seconds(1), randomness: .seconds(1), maxDelay: .seconds(15))),

@@ -17,12 +17,13 @@ enum Demo {
             Output.line(Command.usage)
         case .story(let trace):
             exit(await Story(trace: trace).run())
-        case .broker(let host, let port):
-            exit(await BrokerCommand(host: host, port: port).run())
-        case .chat(let url, let name, let room, let timeout, let proxy, let pingProtocol):
+        case .broker(let host, let port, let codec):
+            exit(await BrokerCommand(host: host, port: port, codec: codec).run())
+        case .chat(let url, let name, let room, let timeout, let proxy, let pingProtocol, let codec):
             exit(
                 await ChatCommand(
-                    url: url, name: name, room: room, timeout: .seconds(timeout), proxy: proxy, pingProtocol: pingProtocol
+                    url: url, name: name, room: room, timeout: .seconds(timeout), proxy: proxy, pingProtocol: pingProtocol,
+                    codec: codec
                 ).run())
         }
     }

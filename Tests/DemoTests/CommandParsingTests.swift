@@ -73,6 +73,25 @@ final class CommandParsingTests: XCTestCase {
         XCTAssertTrue(Command.usage.contains("[--protocol 1|2|auto]"))
     }
 
+    func testChatAndBrokerTakeACodec() throws {
+        XCTAssertEqual(
+            try Command(arguments: ["chat", "--url=ws://h/", "--name=ann", "--codec", "min-bin"]),
+            .chat(url: "ws://h/", name: "ann", room: "lobby", timeout: 10, codec: .minBin))
+        XCTAssertEqual(
+            try Command(arguments: ["chat", "--url=ws://h/", "--name=ann", "--codec=json"]),
+            .chat(url: "ws://h/", name: "ann", room: "lobby", timeout: 10, codec: .json))
+        XCTAssertEqual(try Command(arguments: ["broker", "--codec=min-bin"]), .broker(host: "127.0.0.1", port: 8000, codec: .minBin))
+        XCTAssertEqual(try Command(arguments: ["broker"]), .broker(host: "127.0.0.1", port: 8000, codec: .json))
+        XCTAssertThrowsError(try Command(arguments: ["broker", "--codec", "msgpack"])) { error in
+            XCTAssertEqual("\(error)", "--codec must be json or min-bin, not msgpack")
+        }
+        XCTAssertThrowsError(try Command(arguments: ["chat", "--url=ws://h/", "--name=ann", "--codec"])) { error in
+            XCTAssertEqual("\(error)", "--codec needs a value")
+        }
+        XCTAssertTrue(Command.usage.contains("demo broker [--host HOST] [--port N] [--codec json|min-bin]"))
+        XCTAssertTrue(Command.usage.contains("[--protocol 1|2|auto] [--codec json|min-bin]"))
+    }
+
     func testBadOptionsAreUsageErrors() {
         XCTAssertThrowsError(try Command(arguments: ["broker", "--port", "70000"]))
         XCTAssertThrowsError(try Command(arguments: ["broker", "--port"]))

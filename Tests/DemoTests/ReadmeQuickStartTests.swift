@@ -10,6 +10,20 @@ import XCTest
 /// Runs README.md's quick starts against an embedded broker with the procedures they call
 /// (`echo`, `fail`). DocSnippetsTests checks that this file holds every line of them.
 final class ReadmeQuickStartTests: XCTestCase {
+    func testMinBinQuickStartConnectsToAMinBinBroker() async throws {
+        // README: Against a real socketcluster-server (min-bin)
+        let broker = try await PubSubBroker.start(port: 0, options: BrokerOptions(codec: MinBinPacketCodec()))  // a min-bin broker
+        broker.procedure("echo") { request in request.data }
+        // Docs: let client = try PubSubClient(url: "ws://127.0.0.1:8000/socketcluster/", codec: MinBinPacketCodec())
+        let client = try PubSubClient(url: broker.url.absoluteString, codec: MinBinPacketCodec())
+        // or SessionConfiguration(address: …, codec: MinBinPacketCodec())
+        try await client.connect()
+        let echoed = try await client.invoke("echo", .binary(Data([1, 2, 3])))
+        XCTAssertEqual(echoed?.binaryData, Data([1, 2, 3]))
+        await client.close()
+        await broker.stop()
+    }
+
     func testAsyncQuickStartRunsAgainstABroker() async throws {
         // README: The broker in one line
         let broker = try await PubSubBroker.start(port: 0)      // a free port; broker.url tells which

@@ -20,6 +20,12 @@ extension PubSubClient {
         self.init(configuration: SessionConfiguration(address: try ServerAddress(url: url)), tokenStore: tokenStore)
     }
 
+    /// A client for a `ws://` or `wss://` URL whose packets `codec` writes and reads
+    /// (`MinBinPacketCodec` for a server with `sc-codec-min-bin`).
+    public convenience init(url: String, codec: any PacketCodec, tokenStore: any TokenStore = InMemoryTokenStore()) throws(PubSubError) {
+        self.init(configuration: SessionConfiguration(address: try ServerAddress(url: url), codec: codec), tokenStore: tokenStore)
+    }
+
     /// A client for a URL whose handshakes send `authToken` (stored in `tokenStore`, as with
     /// `setAuthToken(_:)`; nil leaves the store as it is).
     public convenience init(url: String, authToken: String?, tokenStore: any TokenStore = InMemoryTokenStore()) throws(PubSubError) {
@@ -37,6 +43,17 @@ extension ScClient {
         self.init(
             configuration: configuration, tokenStore: tokenStore, callbackQueue: callbackQueue,
             transportFactory: WireKitTransportFactory(options: webSocketOptions.inheritingLogSink(of: configuration)))
+    }
+
+    /// A closure-API client for a `ws://` or `wss://` URL whose packets `codec` writes and reads
+    /// (`MinBinPacketCodec` for a server with `sc-codec-min-bin`); callbacks run on `callbackQueue`.
+    public convenience init(
+        url: String, codec: any PacketCodec, tokenStore: any TokenStore = InMemoryTokenStore(),
+        callbackQueue: DispatchQueue = .main
+    ) throws(PubSubError) {
+        self.init(
+            configuration: SessionConfiguration(address: try ServerAddress(url: url), codec: codec), tokenStore: tokenStore,
+            callbackQueue: callbackQueue)
     }
 
     /// A closure-API client for a `ws://` or `wss://` URL; callbacks run on `callbackQueue`.

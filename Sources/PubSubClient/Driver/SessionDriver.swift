@@ -326,6 +326,14 @@ final class SessionDriver: @unchecked Sendable {
                     unflushed = transport
                 }
             }
+        case .sendBinary(let bytes):
+            if let currentTransport, let transport = transports[currentTransport] {
+                transport.send(binary: bytes)
+                if unflushed !== transport {
+                    unflushed?.flush()
+                    unflushed = transport
+                }
+            }
         case .closeTransport(let id, let code, let reason):
             transports.removeValue(forKey: id)?.close(code: code, reason: reason)
             if currentTransport == id { currentTransport = nil }

@@ -18,6 +18,8 @@ protocol SessionTransport: AnyObject, Sendable {
     /// Queues one text message, given as its UTF-8 (trusted: the session serialized it); it may
     /// wait for the next `flush()`.
     func send(utf8: [UInt8])
+    /// Queues one binary message (a binary codec's packet); it may wait for the next `flush()`.
+    func send(binary: [UInt8])
     /// Writes what `send` queued, at once (the driver calls it at the end of each session step,
     /// so one step's messages leave in one write).
     func flush()

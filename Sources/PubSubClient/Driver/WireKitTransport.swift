@@ -68,6 +68,10 @@ final class WireKitTransport: SessionTransport, @unchecked Sendable {
         try? driver.sendText(trustedUTF8: utf8)
     }
 
+    func send(binary: [UInt8]) {
+        try? driver.sendBinary(binary)
+    }
+
     func flush() {
         driver.flush()
     }
@@ -121,6 +125,7 @@ final class WireKitTransport: SessionTransport, @unchecked Sendable {
 /// Stands in for a WebSocket that could not even be created (its close event is already queued).
 final class FailedTransport: SessionTransport {
     func send(utf8: [UInt8]) {}
+    func send(binary: [UInt8]) {}
     func close(code: UInt16, reason: String) {}
     func closed() async -> WebSocketCloseInfo? { nil }
 }

@@ -10,6 +10,11 @@ extension ClientSession {
             emit(.raw(.text(text)))
             return
         }
+        receivePackets(packets, now: now)
+    }
+
+    /// The packets of one frame, in order.
+    mutating func receivePackets(_ packets: [InboundPacket], now: MonotonicInstant) {
         for inbound in packets {
             // A packet may close the connection (handshake rejection); the rest of the
             // batch belongs to a connection that no longer exists.
@@ -154,7 +159,7 @@ extension ClientSession {
         if batch != nil {
             batch?.packets.append(bytes)
         } else {
-            actions.append(.sendText(bytes))
+            sendMessage(bytes)
         }
     }
 

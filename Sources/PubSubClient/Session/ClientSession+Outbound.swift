@@ -60,11 +60,12 @@ extension ClientSession {
         if batch == nil { batch = Batch() }
     }
 
-    /// Sends the collected packets as one JSON array frame and stops batching.
+    /// Sends the collected packets as one batch frame (a JSON array, or the codec's) and stops
+    /// batching.
     public mutating func flushBatch() {
         guard let packets = batch?.packets else { return }
         batch = nil
-        if !packets.isEmpty { actions.append(.sendText(Packet.batchFrame(packets))) }
+        if !packets.isEmpty { sendMessage(configuration.codec.encodeBatch(packets)) }
     }
 
     /// Discards the collected packets and stops batching. Invokes among them complete with

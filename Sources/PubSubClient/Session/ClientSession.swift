@@ -169,13 +169,43 @@ public struct ClientSession: Sendable {
             actions.append(.sendText(Array(pong.utf8)))
             return
         }
+        guard configuration.codec.messageKind == .text else {
+            // A ping or pong of the other protocol version is text with every codec.
+            let isPingText = text.isEmpty || text == "#1" || text == "#2"
+            if !isPingText, rejectsMismatchedFrame(.text, now: now) { return }
+            var text = text
+            let packets = text.withUTF8 { receivedPackets($0, kind: .text) }
+            guard let packets else { return emit(.raw(.text(text))) }
+            return receivePackets(packets, now: now)
+        }
         receiveFrame(text, now: now)
     }
 
-    /// A binary frame arrived on transport `id`; surfaced as a raw message (Protocol.md §1).
+    /// A binary frame arrived on transport `id`: the packets of a binary codec
+    /// (`SessionConfiguration.codec`); with the JSON codec a raw message (Protocol.md §1).
     public mutating func transportReceived(binary: [UInt8], from id: TransportID, now: MonotonicInstant) {
         guard isCurrentAndOpen(id) else { return }
-        emit(.raw(.binary(Data(binary))))
+        let packets = binary.withUnsafeBufferPointer { receivedPackets($0, kind: .binary) }
+        guard let packets else {
+            if configuration.codec.messageKind != .binary, rejectsMismatchedFrame(.binary, now: now) { return }
+            return emit(.raw(.binary(Data(binary))))
+        }
+        receivePackets(packets, now: now)
+    }
+
+    /// The packets the codec reads in a frame; `nil` for none. No value limit here (as for JSON).
+    private func receivedPackets(_ bytes: UnsafeBufferPointer<UInt8>, kind: PacketMessageKind) -> [InboundPacket]? {
+        (try? configuration.codec.decode(bytes, kind: kind, maximumValues: .max)) ?? nil
+    }
+
+    /// Before the handshake, a frame of the type the codec does not write means the server uses
+    /// another codec: reports `codecMismatch` and closes with 1003 (unsupported data).
+    private mutating func rejectsMismatchedFrame(_ kind: PacketMessageKind, now: MonotonicInstant) -> Bool {
+        guard case .connecting = connection else { return false }
+        let expected = configuration.codec.messageKind
+        emit(.error(.codecMismatch(expected: expected, received: kind)))
+        closeLocally(code: 1003, reason: "Codec mismatch: expected \(expected) frames", allowReconnect: true, now: now)
+        return true
     }
 
     /// Transport `id` closed (or failed to open) with `code` and `reason`. Use 1006 when the
@@ -256,12 +286,20 @@ public struct ClientSession: Sendable {
 
     /// Writes one packet now: into the batch when batching (and `batchable`), else as a frame.
     mutating func send(_ packet: Packet, batchable: Bool = true) {
-        let bytes = packet.serializedBytes()
+        let bytes = configuration.codec.encode(packet, keyOrder: .client)
         if batchable, batch != nil {
             batch?.packets.append(bytes)
             if case .invoke(_, _, let cid) = packet { batch?.cids.append(cid) }
         } else {
-            actions.append(.sendText(bytes))
+            sendMessage(bytes)
+        }
+    }
+
+    /// Sends one encoded packet or batch in the codec's frame type.
+    mutating func sendMessage(_ bytes: [UInt8]) {
+        switch configuration.codec.messageKind {
+        case .text: actions.append(.sendText(bytes))
+        case .binary: actions.append(.sendBinary(bytes))
         }
     }
 

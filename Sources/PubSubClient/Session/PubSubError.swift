@@ -16,6 +16,10 @@ public enum PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The connection ended before the call was answered (or, if still queued, before it
     /// could be sent and no reconnect was going to follow).
     case badConnection(event: String, kind: BadConnectionKind, code: UInt16, reason: String)
+    /// Before the handshake, the server sent a frame of the other type than the session's codec
+    /// reads (`SessionConfiguration.codec`): binary to a JSON client, text other than a ping to a
+    /// min-bin one. The server uses another codec; the client closes with 1003.
+    case codecMismatch(expected: PacketMessageKind, received: PacketMessageKind)
     /// The outbound queue (used while not connected) is at its count or byte limit.
     case outboundQueueFull(event: String, maxMessages: Int, maxBytes: Int)
     /// A transmit waited in the outbound queue longer than its ack timeout and was dropped.
@@ -55,6 +59,7 @@ public enum PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
     public var name: String {
         switch self {
         case .remote(let error): return error.name
+        case .codecMismatch: return "CodecMismatchError"
         case .timeout: return "TimeoutError"
         case .badConnection: return "BadConnectionError"
         case .outboundQueueFull: return "OutboundQueueFullError"
@@ -94,6 +99,8 @@ public enum PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
         case .socketProtocol(let code, let reason): return SocketClusterCloseCode(code).errorMessage(reason: reason.escapedForDisplay)
         case .invalidResponse(let event, let detail):
             return "Invalid response to \(event.escapedForDisplay): \(detail.escapedForDisplay)"
+        case .codecMismatch(let expected, let received):
+            return "The server sent a \(received) frame before the handshake where the client's codec reads \(expected) frames: the server uses another codec"
         case .malformedPacket(let detail): return "Malformed packet dropped: \(detail.escapedForDisplay)"
         case .alreadyResponded(let id): return "The \(id) was already answered"
         case .requestExpired(let id): return "The connection of \(id) has ended; it cannot be answered"

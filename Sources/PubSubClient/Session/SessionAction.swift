@@ -5,6 +5,9 @@ public enum SessionAction: Sendable, Equatable {
     case openTransport(id: TransportID, url: String, headers: [String: String])
     /// Send one text frame on the current transport: its UTF-8, as the serializer made it.
     case sendText([UInt8])
+    /// Send one binary frame on the current transport: a binary codec's packet or batch
+    /// (`SessionConfiguration.codec`).
+    case sendBinary([UInt8])
     /// Close the current transport with this close frame. The session already treats the
     /// connection as closed; later events from this transport are ignored.
     case closeTransport(id: TransportID, code: UInt16, reason: String)

@@ -9,6 +9,13 @@ public struct SessionConfiguration: Sendable {
     /// server's `protocolVersion`, 2 by default, and is dropped with 4001 by a protocol-1 server).
     /// `.v1` or `.v2` answer one kind only; the other then surfaces as a raw message.
     public var protocolVersion: PingProtocolVersion
+    /// How packets are written and read: `JSONPacketCodec` by default (text frames), or
+    /// `MinBinPacketCodec` for a server with `codecEngine: require('sc-codec-min-bin')`, or a
+    /// codec of your own. It must be the server's: a JSON client is closed by a min-bin
+    /// socketcluster-server with 4009 before the handshake, and a frame of the other type before
+    /// the handshake makes this client report ``PubSubError/codecMismatch(expected:received:)``
+    /// and close with 1003. Pings and pongs are text frames whatever the codec.
+    public var codec: any PacketCodec
     /// From opening the WebSocket to its being open (4007), and the ping timer before the
     /// handshake completes. Default 20 s. The session owns this deadline: WireKit's connect and
     /// upgrade timers for the connection run out 1 s later, and a transport that still gives up
@@ -40,7 +47,8 @@ public struct SessionConfiguration: Sendable {
     public var reconnectWhenNetworkReturns: Bool
     /// Called with every text frame the client driver writes or receives (pings and pongs
     /// included), in wire order, on the client's serial queue: keep it fast. For debugging and
-    /// traces; the frames are exactly what goes over the WebSocket. A `ClientSession` you drive
+    /// traces; the frames are exactly what goes over the WebSocket. Binary frames (a binary
+    /// codec's packets) are not reported. A `ClientSession` you drive
     /// yourself does not call it. Default nil.
     public var frameObserver: (@Sendable (FrameDirection, String) -> Void)?
     /// Where the client's log records go: the session's (connecting, connected, handshake
@@ -57,6 +65,7 @@ public struct SessionConfiguration: Sendable {
         address: ServerAddress,
         headers: [String: String] = [:],
         protocolVersion: PingProtocolVersion = .automatic,
+        codec: any PacketCodec = JSONPacketCodec(),
         connectTimeout: Duration = .seconds(20),
         ackTimeout: Duration = .seconds(10),
         pingTimeoutDisabled: Bool = false,
@@ -76,6 +85,7 @@ public struct SessionConfiguration: Sendable {
         self.address = address
         self.headers = headers
         self.protocolVersion = protocolVersion
+        self.codec = codec
         self.connectTimeout = connectTimeout
         self.ackTimeout = ackTimeout
         self.pingTimeoutDisabled = pingTimeoutDisabled

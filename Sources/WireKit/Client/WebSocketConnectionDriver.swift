@@ -109,6 +109,12 @@ package final class WebSocketConnectionDriver: @unchecked Sendable {
         try machine.sendText(trustedUTF8: utf8)
     }
 
+    /// Queues one binary message without writing it, as `sendText(trustedUTF8:)` does. On
+    /// `queue` only.
+    package func sendBinary(_ bytes: [UInt8]) throws(WebSocketError) {
+        try machine.sendBinary(bytes)
+    }
+
     /// Writes what `sendText(trustedUTF8:)` queued (one write for all of it) and executes
     /// whatever else the machine has produced. Inside `onEvent` it folds into the running pump.
     /// On `queue` only.

@@ -1,18 +1,20 @@
 import Foundation
 import PubSubBroker
 
-/// One socketcluster-server 19 transcript from `Tests/Fixtures/socketcluster-server-19`.
+/// One socketcluster-server 19 transcript from `Tests/Fixtures/socketcluster-server-19` or
+/// `Tests/Fixtures/socketcluster-server-19-minbin`.
 struct Recording {
     enum Frame: Equatable {
         case clientText(String)
         case clientBinary([UInt8])
         case clientClose(code: UInt16, reason: String)
         case serverText(String)
+        case serverBinary([UInt8])
         case serverClose(code: UInt16, reason: String)
 
         var isServer: Bool {
             switch self {
-            case .serverText, .serverClose: return true
+            case .serverText, .serverBinary, .serverClose: return true
             default: return false
             }
         }
@@ -31,6 +33,8 @@ struct Recording {
     /// The file name without `.jsonl`, e.g. `handshake.proto2`.
     let name: String
     let frames: [Frame]
+    /// Whether the recording is of the `sc-codec-min-bin` codec.
+    let isMinBin: Bool
 
     static var directory: URL {
         URL(fileURLWithPath: #filePath)
@@ -38,17 +42,22 @@ struct Recording {
             .appendingPathComponent("Fixtures/socketcluster-server-19")
     }
 
+    static var minBinDirectory: URL {
+        directory.deletingLastPathComponent().appendingPathComponent("socketcluster-server-19-minbin")
+    }
+
     /// Every `.jsonl` file name (without extension) in the fixtures directory.
-    static func allNames() throws -> [String] {
+    static func allNames(in directory: URL = Recording.directory) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: directory.path)
             .filter { $0.hasSuffix(".jsonl") }
             .map { String($0.dropLast(".jsonl".count)) }
             .sorted()
     }
 
-    init(named name: String) throws {
+    init(named name: String, in directory: URL = Recording.directory) throws {
         self.name = name
-        let text = try String(contentsOf: Recording.directory.appendingPathComponent(name + ".jsonl"), encoding: .utf8)
+        self.isMinBin = directory == Recording.minBinDirectory
+        let text = try String(contentsOf: directory.appendingPathComponent(name + ".jsonl"), encoding: .utf8)
         var frames: [Frame] = []
         for (index, line) in text.split(separator: "\n").enumerated() {
             guard let record = try? JSONValue(parsing: String(line)),
@@ -60,7 +69,7 @@ struct Recording {
             if let text = record["text"]?.stringValue {
                 frames.append(fromClient ? .clientText(text) : .serverText(text))
             } else if let binary = record["binary"]?.stringValue, let data = Data(base64Encoded: binary) {
-                frames.append(.clientBinary(Array(data)))
+                frames.append(fromClient ? .clientBinary(Array(data)) : .serverBinary(Array(data)))
             } else if let close = record["close"], let code = close["code"]?.intValue,
                 let reason = close["reason"]?.stringValue, let code16 = UInt16(exactly: code)
             {

@@ -11,11 +11,12 @@ enum RecordingServer {
             authKey: "test-secret", authDefaultExpiry: .seconds(86_400), pingInterval: .milliseconds(8_000),
             pingTimeout: .milliseconds(20_000), protocolVersion: recording.protocolVersion,
             handshakeTimeout: .milliseconds(10_000), ackTimeout: .milliseconds(10_000), allowClientPublish: true)
+        if recording.isMinBin { options.codec = MinBinPacketCodec() }
         switch recording.scenario {
         case "ping-pong":
             options.pingInterval = .milliseconds(500)
             options.pingTimeout = .milliseconds(2_000)
-        case "raw-no-pong", "raw-no-pong-but-traffic", "raw-pong-wrong-protocol":
+        case "raw-no-pong", "raw-no-pong-but-traffic", "raw-pong-wrong-protocol", "raw-minbin-binary-pong":
             options.pingInterval = .milliseconds(600)
             options.pingTimeout = .milliseconds(2_000)
         case "raw-pong-before-handshake":

@@ -5,11 +5,13 @@ import Foundation
 final class CapturingTransport: BrokerTransport, @unchecked Sendable {
     enum Output: Equatable, CustomStringConvertible {
         case text(String)
+        case binary([UInt8])
         case close(code: UInt16, reason: String)
 
         var description: String {
             switch self {
             case .text(let text): return "text \(text.debugDescription)"
+            case .binary(let bytes): return "binary \(bytes.count) bytes"
             case .close(let code, let reason): return "close \(code) \(reason.debugDescription)"
             }
         }
@@ -22,6 +24,12 @@ final class CapturingTransport: BrokerTransport, @unchecked Sendable {
     func send(_ utf8: [UInt8], on connection: BrokerConnectionID) {
         lock.lock()
         outputs[connection, default: []].append(.text(String(decoding: utf8, as: UTF8.self)))
+        lock.unlock()
+    }
+
+    func sendBinary(_ bytes: [UInt8], on connection: BrokerConnectionID) {
+        lock.lock()
+        outputs[connection, default: []].append(.binary(bytes))
         lock.unlock()
     }
 

@@ -72,6 +72,8 @@ final class FakeConnection: SessionTransport, @unchecked Sendable {
     var closedWith: (UInt16, String)? { lock.withLock { _closedWith } }
 
     func send(utf8: [UInt8]) { server.handle(String(decoding: utf8, as: UTF8.self), on: self) }
+    /// The fake server speaks JSON only: binary messages are not delivered.
+    func send(binary: [UInt8]) {}
 
     func close(code: UInt16, reason: String) { lock.withLock { _closedWith = (code, reason) } }
 

@@ -192,6 +192,7 @@ final class PubSubClientFaceTests: XCTestCase {
                 return self
             }
             func send(utf8: [UInt8]) {}
+            func send(binary: [UInt8]) {}
             func close(code: UInt16, reason: String) {}
             func closed() async -> WebSocketCloseInfo? { nil }
         }

@@ -13,6 +13,9 @@ struct RecordingReplayer {
     var steps: [UserStep]
     /// Answers server invokes (`.request` events) the way the scenario's client did.
     var answer: (@Sendable (String, JSONValue?) -> Result<JSONValue?, RemoteError>)?
+    /// The codec both recorded peers used, and where its recordings are.
+    var codec: any PacketCodec = JSONPacketCodec()
+    var directory: URL = Recording.directory
 
     struct Outcome {
         var events: [SessionEvent] = []
@@ -29,16 +32,16 @@ struct RecordingReplayer {
     }
 
     func run(file: StaticString = #filePath, line: UInt = #line) throws -> Outcome {
-        let frames = try Recording.load(fileName)
+        let frames = try Recording.load(fileName, from: directory)
         let version: PingProtocolVersion = fileName.contains(".proto1.") ? .v1 : .v2
         let configuration = SessionConfiguration(
             address: ServerAddress(hostname: "127.0.0.1", port: 8000),
-            protocolVersion: version, autoReconnect: false,
+            protocolVersion: version, codec: codec, autoReconnect: false,
             random: { 0.5 })
         var session = ClientSession(configuration: configuration, storedToken: storedToken)
         var now = MonotonicInstant(milliseconds: 0)
         var outcome = Outcome()
-        var written: [String] = []
+        var written: [RecordedFrame] = []
         var closes: [(UInt16, String)] = []
         var remainingSteps = steps[...]
         var transport: TransportID?
@@ -48,7 +51,8 @@ struct RecordingReplayer {
             while let action = session.nextAction() {
                 switch action {
                 case .openTransport(let id, _, _): transport = id
-                case .sendText(let utf8): written.append(String(decoding: utf8, as: UTF8.self))
+                case .sendText(let utf8): written.append(.clientText(String(decoding: utf8, as: UTF8.self)))
+                case .sendBinary(let bytes): written.append(.clientBinary(Data(bytes).base64EncodedString()))
                 case .closeTransport(_, let code, let reason): closes.append((code, reason))
                 case .complete(let id, let result):
                     XCTAssertNil(outcome.completions[id], "\(fileName): \(id) completed twice", file: file, line: line)
@@ -90,10 +94,14 @@ struct RecordingReplayer {
             case .serverText(let text):
                 session.transportReceived(text: text, from: opened, now: now)
                 drain(&session)
+            case .serverBinary(let base64):
+                session.transportReceived(binary: [UInt8](Data(base64Encoded: base64) ?? Data()), from: opened, now: now)
+                drain(&session)
             case .serverClose(let code, let reason):
                 session.transportClosed(opened, code: code, reason: reason, now: now)
                 drain(&session)
-            case .clientText(let expected):
+            case .clientText, .clientBinary:
+                let expected = frame
                 while written.isEmpty, let step = remainingSteps.popFirst() {
                     step(&session, now)
                     drain(&session)
@@ -105,7 +113,7 @@ struct RecordingReplayer {
                 let actual = written.removeFirst()
                 if actual == expected {
                     outcome.exactFrames += 1
-                } else if let a = try? JSONValue(parsing: actual), let e = try? JSONValue(parsing: expected), a == e {
+                } else if let a = Self.value(of: actual), let e = Self.value(of: expected), a == e {
                     outcome.equivalentFrames += 1
                 } else {
                     XCTFail("\(fileName): wrote \(actual), the JS client wrote \(expected)", file: file, line: line)
@@ -121,13 +129,22 @@ struct RecordingReplayer {
                 drain(&session)
                 XCTAssertEqual(closes.last?.0, code, "\(fileName): close code", file: file, line: line)
                 XCTAssertEqual(closes.last?.1, reason, "\(fileName): close reason", file: file, line: line)
-            case .clientBinary:
-                XCTFail("\(fileName): binary client frames are not part of JS-client scenarios", file: file, line: line)
             }
         }
         XCTAssertEqual(written, [], "\(fileName): frames the JS client did not write", file: file, line: line)
         XCTAssertTrue(remainingSteps.isEmpty, "\(fileName): steps left unused", file: file, line: line)
         outcome.session = session
         return outcome
+    }
+
+    /// A frame's content as a value (JSON text, or MessagePack in a binary frame).
+    static func value(of frame: RecordedFrame) -> JSONValue? {
+        switch frame {
+        case .clientText(let text): return try? JSONValue(parsing: text)
+        case .clientBinary(let base64):
+            guard let data = Data(base64Encoded: base64) else { return nil }
+            return try? JSONValue(messagePack: data)
+        default: return nil
+        }
     }
 }

@@ -19,7 +19,7 @@ final class InboundRobustnessTests: XCTestCase {
                 case .clientText(let text), .serverText(let text):
                     harness.receive(text)
                     fed += 1
-                case .clientBinary(let base64):
+                case .clientBinary(let base64), .serverBinary(let base64):
                     harness.session.transportReceived(
                         binary: [UInt8](Data(base64Encoded: base64) ?? Data()),
                         from: harness.transport!, now: harness.now)

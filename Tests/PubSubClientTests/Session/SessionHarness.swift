@@ -7,6 +7,7 @@ struct SessionHarness {
     var now = MonotonicInstant(milliseconds: 1_000)
     var transport: TransportID?
     var sent: [String] = []
+    var sentBinary: [[UInt8]] = []
     var events: [SessionEvent] = []
     var completions: [CallID: Result<JSONValue?, PubSubError>] = [:]
     var completionOrder: [CallID] = []
@@ -42,6 +43,7 @@ struct SessionHarness {
                 transport = id
                 opens.append(url)
             case .sendText(let utf8): sent.append(String(decoding: utf8, as: UTF8.self))
+            case .sendBinary(let bytes): sentBinary.append(bytes)
             case .closeTransport(_, let code, let reason): closes.append((code, reason))
             case .complete(let id, let result):
                 XCTAssertNil(completions[id], "\(id) completed twice")
