@@ -13,8 +13,8 @@ public enum WebSocketEvent: Sendable, Hashable {
     case text(String)
     /// A complete binary message.
     case binary(Data)
-    /// The peer pinged us; the machine answers it by itself (several pings before the pong
-    /// leaves get one pong, carrying the latest one's payload).
+    /// The peer pinged us; the machine answers it by itself (while an earlier pong is still
+    /// waiting to be written, the pings meanwhile get one pong, carrying the latest payload).
     case ping(Data)
     /// The peer sent a pong (solicited or not).
     case pong(Data)
