@@ -95,7 +95,7 @@ struct BrokerCore {
         guard sessions[connection] != nil else { return }
         if text == options.protocolVersion.pongText {
             receivedPong(connection, now: now, wallClock: wallClock)
-        } else if acceptsRawPublish(from: connection), let publish = InboundPublish.scan(text) {
+        } else if mayTakeRawPublish, let publish = InboundPublish.scan(text), acceptsRawPublish(from: connection) {
             receivedPublish(publish, from: connection, wallClock: wallClock)
         } else {
             var text = text
@@ -111,8 +111,8 @@ struct BrokerCore {
     /// a text frame); never a ping or pong.
     mutating func receivedBinary(_ bytes: [UInt8], from connection: BrokerConnectionID, wallClock: Date) {
         guard sessions[connection] != nil else { return }
-        if acceptsRawPublish(from: connection),
-            let publish = bytes.withUnsafeBufferPointer({ InboundPublish.scan($0, isValidUTF8: false) })
+        if mayTakeRawPublish, let publish = bytes.withUnsafeBufferPointer({ InboundPublish.scan($0, isValidUTF8: false) }),
+            acceptsRawPublish(from: connection)
         {
             receivedPublish(publish, from: connection, wallClock: wallClock)
             reportDeadline(connection)
@@ -272,11 +272,14 @@ struct BrokerCore {
 
     // MARK: - Inbound processing
 
-    /// Whether a `#publish` invoke from `connection` may take the raw path: the socket is open,
-    /// nothing of its own waits before it, and no publish hook needs the data as a value.
-    private func acceptsRawPublish(from connection: BrokerConnectionID) -> Bool {
-        guard codecIsJSON, options.allowClientPublish, !authorizesPublish, let session = sessions[connection] else { return false }
-        return session.phase == .open && session.pendingItems.isEmpty && session.awaitingAuthorization == nil
+    /// Whether `#publish` invokes may take the raw path at all: the codec is JSON, clients may
+    /// publish and no publish hook needs the data as a value. Checked before a frame is scanned for one.
+    private var mayTakeRawPublish: Bool { codecIsJSON && options.allowClientPublish && !authorizesPublish }
+
+    /// Whether a `#publish` invoke found by the scan (`mayTakeRawPublish` holding) may take the
+    /// raw path on `connection`: the socket is open and nothing of its own waits before it.
+    private mutating func acceptsRawPublish(from connection: BrokerConnectionID) -> Bool {
+        sessions[connection]?.isReadyForRawPublish() ?? false
     }
 
     /// A `#publish` invoke read without a tree (`InboundPublish`): the same checks and answers as
@@ -342,9 +345,7 @@ struct BrokerCore {
     /// Processes queued inbound packets in order until none is left, an authorization is
     /// awaited, or the session ends.
     private mutating func drainPendingItems(_ connection: BrokerConnectionID, wallClock: Date) {
-        while sessions[connection]?.awaitingAuthorization == nil,
-            let item = sessions[connection]?.pendingItems.popLast()
-        {
+        while let item = sessions[connection]?.takeNextPendingItem() {
             process(item, from: connection, wallClock: wallClock)
         }
     }

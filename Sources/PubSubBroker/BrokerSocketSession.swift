@@ -55,6 +55,20 @@ struct BrokerSocketSession {
         self.id = id
     }
 
+    /// The next inbound packet to process, unless an authorization is pending (then `nil`).
+    /// Mutating so that the core reaches it through the sessions dictionary in place, without
+    /// copying the session.
+    mutating func takeNextPendingItem() -> InboundItem? {
+        guard awaitingAuthorization == nil else { return nil }
+        return pendingItems.popLast()
+    }
+
+    /// Whether a `#publish` invoke read without a tree may be routed now: the socket is open and
+    /// nothing of its own waits before it. Mutating only so that the core reaches it in place.
+    mutating func isReadyForRawPublish() -> Bool {
+        phase == .open && pendingItems.isEmpty && awaitingAuthorization == nil
+    }
+
     var info: BrokerSocketInfo {
         BrokerSocketInfo(id: id, authToken: authToken, signedAuthToken: signedAuthToken)
     }

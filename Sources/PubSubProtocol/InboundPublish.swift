@@ -62,9 +62,11 @@ extension JSONParser {
             let first = input[position]
             switch key {
             case "event" where first == UInt8(ascii: "\""):
-                event = try parseString()
                 // Another event: the general path reads it (and would read a repeated `event`).
-                guard event == BuiltInEvent.publish else { return nil }
+                // Told from the bytes when the name has no escape, so the frames of every other
+                // event (each invoke's) cost no string.
+                guard try readsPublishEventName() else { return nil }
+                event = BuiltInEvent.publish
             case "cid" where first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")):
                 let value = try parseNumber()
                 cid = (value, valueStart..<position)
@@ -146,4 +148,21 @@ extension JSONParser {
             return (channel, data)
         }
     }
+
+    /// Reads the string value at `position` and tells whether it is `#publish`. A name without
+    /// escapes is compared as bytes, with no string made (when it is another, the general path
+    /// validates it); one with escapes is parsed.
+    fileprivate mutating func readsPublishEventName() throws(JSONParseError) -> Bool {
+        let start = position + 1
+        var end = start
+        while end < input.count, input[end] != UInt8(ascii: "\""), input[end] != UInt8(ascii: "\\") { end += 1 }
+        guard end < input.count else { throw JSONParseError(.unexpectedEndOfInput, offset: end) }
+        if input[end] == UInt8(ascii: "\\") { return try parseString() == BuiltInEvent.publish }
+        guard UnsafeBufferPointer(rebasing: input[start..<end]).elementsEqual(Self.publishEventName) else { return false }
+        position = end + 1
+        return true
+    }
+
+    /// `#publish` as UTF-8.
+    private static let publishEventName = Array(BuiltInEvent.publish.utf8)
 }
