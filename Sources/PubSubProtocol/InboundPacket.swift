@@ -50,7 +50,10 @@ public struct InboundPacket: Sendable, Hashable {
         }
         func inbound(_ element: JSONValue, index: Int) -> InboundPacket {
             let packet = Packet(classifying: element)
-            guard let text = callIDTexts[index], element["event"]?.stringValue != nil else { return InboundPacket(packet: packet) }
+            // Most frames have no cid text kept: no lookup then.
+            guard !callIDTexts.isEmpty, let text = callIDTexts[index], element["event"]?.stringValue != nil else {
+                return InboundPacket(packet: packet)
+            }
             return InboundPacket(packet: packet, callIDText: text)
         }
         if case .array(let elements) = value {
