@@ -169,7 +169,9 @@ struct JSONParser {
             skipWhitespace()
             let valueStart = position
             let value = try parseValue(depth: depth)
-            if let packetIndex, key == "cid" { recordCallID(value, from: valueStart, packet: packetIndex) }
+            // The length first: the other members of a packet ("event", "data") then cost no
+            // string comparison.
+            if let packetIndex, key.utf8.count == 3, key == "cid" { recordCallID(value, from: valueStart, packet: packetIndex) }
             memberStack.append((key, value))
             skipWhitespace()
             guard position < input.count else { throw JSONParseError(.unexpectedEndOfInput, offset: position) }
@@ -197,7 +199,11 @@ struct JSONParser {
     private mutating func recordCallID(_ value: JSONValue, from start: Int, packet: Int) {
         // The common case, on every invoke: an integer written canonically. Nothing to keep, and
         // no string made or dictionary touched for it.
-        if case .int = value, Self.isCanonicalInteger(input[start..<position]) {
+        // Up to 18 bytes the digits are exactly the integer; longer ones can be rounded into
+        // range (`-9223372036854775809` parses as `Int64.min`), so they must read back the same.
+        if case .int(let integer) = value, Self.isCanonicalInteger(input[start..<position]),
+            position - start <= 18 || String(integer).utf8.elementsEqual(input[start..<position])
+        {
             if !callIDTexts.isEmpty { callIDTexts[packet] = nil }
             return
         }
