@@ -55,28 +55,28 @@ extension JSONParser {
             guard position < input.count, input[position] == UInt8(ascii: "\"") else {
                 throw JSONParseError(.unexpectedEndOfInput, offset: position)
             }
-            let key = try parseString()
+            let key = try scanPacketKey()
             try expectColon()
             guard position < input.count else { throw JSONParseError(.unexpectedEndOfInput, offset: position) }
             let valueStart = position
             let first = input[position]
             switch key {
-            case "event" where first == UInt8(ascii: "\""):
+            case .event where first == UInt8(ascii: "\""):
                 // Another event: the general path reads it (and would read a repeated `event`).
                 // Told from the bytes when the name has no escape, so the frames of every other
                 // event (each invoke's) cost no string.
                 guard try readsPublishEventName() else { return nil }
                 event = BuiltInEvent.publish
-            case "cid" where first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")):
+            case .cid where first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")):
                 let value = try parseNumber()
                 cid = (value, valueStart..<position)
-            case "data" where first == UInt8(ascii: "{"):
+            case .data where first == UInt8(ascii: "{"):
                 payload = try scanPublishPayload()
             default:
                 // A repeated key keeps the last value, as JSON.parse does.
-                if key == "event" { event = nil }
-                if key == "cid" { cid = nil }
-                if key == "data" { payload = nil }
+                if key == .event { event = nil }
+                if key == .cid { cid = nil }
+                if key == .data { payload = nil }
                 try skipValue(depth: 1)
             }
             skipWhitespace()
@@ -165,4 +165,33 @@ extension JSONParser {
 
     /// `#publish` as UTF-8.
     private static let publishEventName = Array(BuiltInEvent.publish.utf8)
+
+    /// The members of a packet object that `scanPublish` reads.
+    fileprivate enum PacketKey {
+        case event, cid, data, other
+    }
+
+    /// Reads the object key at `position`. `"event"`, `"cid"` and `"data"` written without
+    /// escapes are told from their bytes, with no string made; any other key is parsed.
+    fileprivate mutating func scanPacketKey() throws(JSONParseError) -> PacketKey {
+        if readsLiteral(#""event""#) { return .event }
+        if readsLiteral(#""data""#) { return .data }
+        if readsLiteral(#""cid""#) { return .cid }
+        switch try parseString() {
+        case "event": return .event
+        case "cid": return .cid
+        case "data": return .data
+        default: return .other
+        }
+    }
+
+    /// Moves past `literal` when the input continues with exactly its bytes.
+    private mutating func readsLiteral(_ literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard position + count <= input.count else { return false }
+        let bytes = UnsafeBufferPointer(start: literal.utf8Start, count: count)
+        for offset in 0..<count where input[position + offset] != bytes[offset] { return false }
+        position += count
+        return true
+    }
 }
