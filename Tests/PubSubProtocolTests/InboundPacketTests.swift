@@ -6,10 +6,17 @@ final class InboundPacketTests: XCTestCase {
     func testACanonicalIntegerCidHasNoText() throws {
         let packets = try XCTUnwrap(InboundPacket.parseFrame(#"{"event":"e","cid":7}"#))
         XCTAssertEqual(packets, [InboundPacket(packet: .invoke(event: "e", data: nil, cid: 7))])
+        for cid in [Int64.max, Int64.min, 999_999_999_999_999_999, -1_000_000_000_000_000_000] {
+            let extreme = try XCTUnwrap(InboundPacket.parseFrame(#"{"event":"e","cid":\#(cid)}"#))
+            XCTAssertEqual(extreme, [InboundPacket(packet: .invoke(event: "e", data: nil, cid: cid))], "\(cid)")
+        }
     }
 
     func testAnUnusualCidKeepsItsWireText() throws {
-        for text in ["1.5", "1e30", "9223372036854775808", "18446744073709551616", "-9223372036854775809", "1e3", "-0"] {
+        for text in [
+            "1.5", "1e30", "9223372036854775808", "18446744073709551616", "-9223372036854775809", "-9223372036854775810",
+            "9223372036854775809", "1e3", "-0",
+        ] {
             let packets = try XCTUnwrap(InboundPacket.parseFrame(#"{"event":"e","cid":\#(text),"data":1}"#), text)
             XCTAssertEqual(packets.count, 1)
             XCTAssertEqual(packets.first?.callIDText, text)
@@ -110,6 +117,29 @@ final class InboundPublishTests: XCTestCase {
             ##"{"event":"#publish","data":{"channel":"c","data":01},"cid":1}"##,  // invalid number
             ##"{"event":"#publish","data":{"channel":"c"},"cid":1} x"##,  // trailing characters
             ##"{"event":"#publish","data":{"channel":"c"},"cid":1,"event":"other"}"##,  // the last event wins
+        ] {
+            XCTAssertNil(InboundPublish.scan(text), text)
+        }
+    }
+
+    func testMemberAndEventNamesAreReadWhetherEscapedOrNot() {
+        // Escaped spellings of "event", "data", "cid" and "#publish" are the same names.
+        for text in [
+            ##"{"\u0065vent":"#publish","data":{"channel":"c"},"cid":1}"##,
+            ##"{"event":"\u0023publish","data":{"channel":"c"},"cid":1}"##,
+            ##"{"event":"#publis\u0068","d\u0061ta":{"channel":"c"},"ci\u0064":1}"##,
+        ] {
+            XCTAssertEqual(publication(text), ##"{"event":"#publish","data":{"channel":"c"}}"##, text)
+        }
+        // Names that only start or end like them are other names.
+        for text in [
+            ##"{"event":"#publishx","data":{"channel":"c"},"cid":1}"##,
+            ##"{"event":"#publis","data":{"channel":"c"},"cid":1}"##,
+            ##"{"event":"x#publish","data":{"channel":"c"},"cid":1}"##,
+            ##"{"events":"#publish","data":{"channel":"c"},"cid":1}"##,
+            ##"{"event":"#publish","datas":{"channel":"c"},"cid":1}"##,
+            ##"{"event":"#publish","data":{"channel":"c"},"cids":1}"##,
+            ##"{"event":"#publish"##,
         ] {
             XCTAssertNil(InboundPublish.scan(text), text)
         }
