@@ -80,6 +80,7 @@ compile() { # MODULE DIRECTORY [executable | tests]
 
 compile Digests Sources/Digests
 compile MonotonicTime Sources/MonotonicTime
+compile PeerText Sources/PeerText
 compile WireKit Sources/WireKit
 compile PubSubProtocol Sources/PubSubProtocol
 compile PubSubClient Sources/PubSubClient
