@@ -79,16 +79,7 @@ extension JSONParser {
                 if key == .data { payload = nil }
                 try skipValue(depth: 1)
             }
-            skipWhitespace()
-            guard position < input.count else { throw JSONParseError(.unexpectedEndOfInput, offset: position) }
-            if input[position] == UInt8(ascii: ",") {
-                position += 1
-                skipWhitespace()
-                continue
-            }
-            guard input[position] == UInt8(ascii: "}") else { throw JSONParseError(.unexpectedCharacter(input[position]), offset: position) }
-            position += 1
-            break
+            if try skipSeparator(close: UInt8(ascii: "}")) { break }
         }
         skipWhitespace()
         guard position == input.count else { throw JSONParseError(.trailingCharacters, offset: position) }
@@ -136,16 +127,7 @@ extension JSONParser {
                 try skipValue(depth: 2)
                 if key == "data" { data = valueStart..<position }
             }
-            skipWhitespace()
-            guard position < input.count else { throw JSONParseError(.unexpectedEndOfInput, offset: position) }
-            if input[position] == UInt8(ascii: ",") {
-                position += 1
-                skipWhitespace()
-                continue
-            }
-            guard input[position] == UInt8(ascii: "}") else { throw JSONParseError(.unexpectedCharacter(input[position]), offset: position) }
-            position += 1
-            return (channel, data)
+            if try skipSeparator(close: UInt8(ascii: "}")) { return (channel, data) }
         }
     }
 

@@ -43,18 +43,25 @@ extension JSONParser {
                 try expectColon()
             }
             try skipValue(depth: depth)
+            if try skipSeparator(close: close) { return }
+        }
+    }
+
+    /// After a member or an element: skips `,` and the whitespace after it (false: another
+    /// follows) or `close` (true: the container ended); anything else is an error.
+    mutating func skipSeparator(close: UInt8) throws(JSONParseError) -> Bool {
+        skipWhitespace()
+        guard position < input.count else { throw JSONParseError(.unexpectedEndOfInput, offset: position) }
+        switch input[position] {
+        case UInt8(ascii: ","):
+            position += 1
             skipWhitespace()
-            guard position < input.count else { throw JSONParseError(.unexpectedEndOfInput, offset: position) }
-            switch input[position] {
-            case UInt8(ascii: ","):
-                position += 1
-                skipWhitespace()
-            case close:
-                position += 1
-                return
-            case let byte:
-                throw JSONParseError(.unexpectedCharacter(byte), offset: position)
-            }
+            return false
+        case close:
+            position += 1
+            return true
+        case let byte:
+            throw JSONParseError(.unexpectedCharacter(byte), offset: position)
         }
     }
 
