@@ -123,3 +123,9 @@ public struct SocketClusterCloseCode: RawRepresentable, Sendable, Hashable, Cust
     /// The number, e.g. `4000`.
     public var description: String { String(rawValue) }
 }
+
+extension SocketClusterCloseCode: ExpressibleByIntegerLiteral {
+    /// A code written as a number, so `disconnect(code: 4000)` and `case 4001:` read as they do in
+    /// the JavaScript client.
+    public init(integerLiteral value: UInt16) { self.init(rawValue: value) }
+}

@@ -53,3 +53,8 @@ public struct WebSocketCloseCode: RawRepresentable, Sendable, Hashable, CustomSt
     /// The number, for example `1000`.
     public var description: String { String(rawValue) }
 }
+
+extension WebSocketCloseCode: ExpressibleByIntegerLiteral {
+    /// A code written as a number, e.g. `close(code: 4000)` or `case 1001:`.
+    public init(integerLiteral value: UInt16) { self.init(rawValue: value) }
+}
