@@ -5,7 +5,9 @@
 # module, builds the DocC reference (Scripts/docs.sh: no warning, every public symbol with an
 # abstract), then the Autobahn conformance runs (client and server role), a short fuzzing run of
 # every parser (Scripts/fuzz.sh), the I/O-heavy suites under ThreadSanitizer, a Swift 6 compile of
-# the Apple-only code against stand-ins of Apple's modules, and actionlint on the CI workflow.
+# the Apple-only code against stand-ins of Apple's modules, the API comparison with the latest
+# release (Scripts/api-check.py: breaks must be announced in CHANGELOG.md), and actionlint on the
+# CI workflow.
 # Before the docs, the hostile-peer attacks (Scripts/hostile/run.py) run against a release build
 # of demo.
 #
@@ -17,6 +19,7 @@
 #   SKIP_TSAN=1 Scripts/test.sh              no ThreadSanitizer step (TSAN_FILTER, TSAN_SKIP: the suites it runs)
 #   SKIP_HOSTILE=1 Scripts/test.sh           no hostile-peer attacks (they need a release build of demo)
 #   SKIP_APPLE_CHECK=1 Scripts/test.sh       no compile of the Apple-only code against the stand-ins
+#   SKIP_API_CHECK=1 Scripts/test.sh         no API comparison with the latest release (about 2 min)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -124,6 +127,12 @@ fi
 if [ -z "${SKIP_APPLE_CHECK:-}" ]; then
     step "Apple-only code in Swift 6 against stand-ins of Network, Security, os and Darwin (Scripts/apple-compile-check.sh, about 1.5 min)"
     Scripts/apple-compile-check.sh
+fi
+
+if [ -z "${SKIP_API_CHECK:-}" ]; then
+    step "API stability: the library products against the latest release in RELEASES (Scripts/api-check.py)"
+    python3 -m unittest discover -s Scripts/tests
+    python3 Scripts/api-check.py
 fi
 
 step "actionlint on .github/workflows (the workflow's syntax, expressions and actions)"
