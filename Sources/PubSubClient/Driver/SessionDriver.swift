@@ -78,9 +78,9 @@ final class SessionDriver: @unchecked Sendable {
             targetQueue = Self.isGlobal(callbackQueue) ? nil : callbackQueue
             self.callbackQueue = nil
         } else {
-            // The non-overcommitting global queue, as WireKit's sockets use: many clients share a
-            // few threads instead of one thread each whenever they are busy at once.
-            queue = DispatchQueue(label: label, target: .global())
+            // One of WireKit's shared serial queues: many clients share a few threads, and an
+            // idle client leaves the process asleep (see `SharedQueues`).
+            queue = DispatchQueue(label: label, target: SharedQueues.next())
             targetQueue = nil
             self.callbackQueue = callbackQueue
         }

@@ -85,8 +85,9 @@ final class WebSocketConnection: @unchecked Sendable {
     /// Client role; nothing happens until `start`.
     init(client url: WebSocketURL, options: WebSocketOptions, callbackQueue: DispatchQueue?) throws(WebSocketError) {
         let handshake = try ClientHandshake(url: url, origin: options.origin, subprotocols: options.subprotocols, headers: options.headers)
-        // The non-overcommitting global queue by default keeps many sockets on a few threads.
-        let queue = DispatchQueue(label: "WireKit.WebSocket", target: callbackQueue ?? .global())
+        // By default one of the shared serial queues: many sockets on a few threads, and no
+        // wake-ups of the process while a socket is idle (see `SharedQueues`).
+        let queue = DispatchQueue(label: "WireKit.WebSocket", target: callbackQueue ?? SharedQueues.next())
         self.role = .client
         self.queue = queue
         self.highWaterMark = options.sendHighWaterMark

@@ -203,7 +203,8 @@ public final class TCPTransport: Transport, @unchecked Sendable {
             state = .connecting
             return connectNextAddress()
         }
-        DispatchQueue.global().async {
+        // getaddrinfo blocks: on a thread of its own, never on a queue other sockets share.
+        SharedQueues.runBlocking(label: "WireKit.resolve") {
             let result = SocketAddress.resolve(host: host, port: port, passive: false)
             queue.async { [self] in
                 guard state == .resolving else { return }

@@ -1,0 +1,42 @@
+import Dispatch
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The serial queues that client connections and sessions run on when their user names no queue:
+/// one per online core, handed out in turn, so many clients share a few threads (as swift-nio's
+/// event-loop group does) and a client and its session can share one.
+///
+/// Serial queues without a target run on libdispatch's overcommitting root queues. The global
+/// concurrent queues are avoided on purpose: on Linux the first block run there starts
+/// libdispatch's worker-pool monitor, a timer that wakes the process once a second for as long as
+/// it lives (Apple platforms have no such timer). A connected client that does nothing then sleeps
+/// until its own deadlines or the server's next ping.
+///
+/// Work on these queues must not block: a blocked block delays every connection on the same queue.
+package enum SharedQueues {
+    private static let queues: [DispatchQueue] = {
+        let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        return (0..<cores).map { DispatchQueue(label: "WireKit.shared.\($0)") }
+    }()
+    private static let lock = WireKitLock()
+    nonisolated(unsafe) private static var turn: UInt = 0
+
+    /// The next queue in turn.
+    package static func next() -> DispatchQueue {
+        let index = lock.withLock {
+            turn &+= 1
+            return turn
+        }
+        return queues[Int(index % UInt(queues.count))]
+    }
+
+    /// Runs `work` away from every shared queue, on a thread of its own: for calls that block,
+    /// such as resolving a host name.
+    package static func runBlocking(label: String, _ work: @escaping @Sendable () -> Void) {
+        DispatchQueue(label: label).async(execute: work)
+    }
+}
