@@ -48,6 +48,8 @@ let package = Package(
         .executableTarget(name: "wirekit-microbench", dependencies: ["WireKit", "BenchSupport"], path: "Benchmarks/wirekit-microbench"),
         // permessage-deflate on vs off for JSON-like text (throughput, wire bytes, CPU); run in release.
         .executableTarget(name: "wirekit-deflatebench", dependencies: ["WireKit", "BenchSupport"], path: "Benchmarks/wirekit-deflatebench"),
+        // How often an idle connected client wakes its process.
+        .executableTarget(name: "idlebench", dependencies: ["PubSubClient"], path: "Benchmarks/idlebench"),
 
         // The fuzz targets' checks (Scripts/fuzz.sh builds the libFuzzer entry points of Fuzz/Entry
         // around them; FuzzHarnessTests replays the committed corpus through them).
