@@ -130,21 +130,23 @@ struct ChatCommand {
     }
 
     /// One line saying why the chat could not start. WebSocket failures (refused, unknown host,
-    /// an HTTP answer instead of the upgrade) arrive as `.transport` and describe themselves. The
+    /// an HTTP answer instead of the upgrade) have the code `.transport` and describe themselves. The
     /// server's text (a close reason, a remote error) is escaped: errors' descriptions and
     /// messages escape it themselves, a reason taken from an error's data is escaped here.
     static func explain(_ error: any Error) -> String {
         guard let error = error as? PubSubError else { return "\(error)" }
-        switch error {
-        case .connectionFailed(4000, _), .connectionFailed(4003, _):
+        let code = error.closeCode.map { String($0.rawValue) } ?? "?"
+        switch error.code {
+        case .connectionFailed where error.closeCode == .serverPingTimedOut || error.closeCode == .handshakeFailed:
             // Before the handshake, 4000 (no ping) and 4003 (no handshake answer) mean the same.
             return "no answer to the SocketCluster handshake (is this a SocketCluster server?)"
-        case .connectionFailed(let code, let reason):
+        case .connectionFailed:
+            let reason = error.closeReason ?? ""
             return reason.isEmpty ? "the connection closed with code \(code)" : reason.escapedForDisplay
-        case .handshakeRejected(let remote, let code):
-            return "the server refused the handshake with code \(code): \(remote)"
-        case .remote(let remote):
-            return "\(remote)"
+        case .handshakeRejected:
+            return "the server refused the handshake with code \(code): \(error.remote?.description ?? error.message)"
+        case .remote:
+            return error.description  // the server's error name and message
         default:
             return error.message
         }

@@ -44,8 +44,9 @@ struct Story {
         do {
             _ = try await bob.client.invoke("whoami")
             throw StoryError("whoami answered before bob logged in")
-        } catch PubSubError.remote(let error) {
-            step("bob", "→ invoke whoami  ← error \(error) \(shown(JSONValue.object(error.fields)))")
+        } catch let error as PubSubError {
+            guard error.code == .remote, let remote = error.remote else { throw error }
+            step("bob", "→ invoke whoami  ← error \(remote) \(shown(JSONValue.object(remote.fields)))")
         }
         for user in [alice, bob] {
             _ = try await user.client.invoke("login", ["username": .string(user.name)])

@@ -14,9 +14,9 @@ final class ChatServicesTests: XCTestCase {
         do {
             _ = try await client.invoke("login", ["username": ""])
             XCTFail("an empty username was accepted")
-        } catch PubSubError.remote(let error) {
+        } catch let error as PubSubError where error.code == .remote {
             XCTAssertEqual(error.name, "LoginError")
-            XCTAssertEqual(error["field"], "username")
+            XCTAssertEqual(error.remote?["field"], "username")
         }
         _ = try await client.invoke("login", ["username": "ann"])
         XCTAssertEqual(client.auth.token?["username"], "ann")
@@ -37,7 +37,7 @@ final class ChatServicesTests: XCTestCase {
         do {
             try await client.publishAck("chat/lobby", ["text": "no type, no name"])
             XCTFail("a malformed chat publication was accepted")
-        } catch PubSubError.remote(let error) {
+        } catch let error as PubSubError where error.code == .remote {
             XCTAssertEqual(error.name, "InvalidChatMessageError")
         }
         try await client.publishAck("chat/lobby", ChatMessage(type: .message, name: "ann", text: "hi", from: "a").json)

@@ -113,16 +113,16 @@ final class GettingStartedTests: XCTestCase {
         // Docs: Errors
         do {
             _ = try await client.invoke("transfer", ["amount": 100], ackTimeout: .seconds(1))
+        } catch PubSubError.Code.timeout {             // no answer within ackTimeout
+            print("no answer to transfer")
         } catch let error as PubSubError {
-            switch error {
-            case .remote(let remote):                  // the server answered with an error
-                print(remote.name, remote.message, remote["code"] as Any)
-            case .timeout(let event):                  // no answer within ackTimeout
-                print("no answer to", event)
-            case .badConnection(let event, let kind, let code, _):   // the connection dropped first
-                print(event, "lost in", kind, "with close code", code)
-            default:
-                print(error)                           // "TimeoutError: Event response for ... timed out"
+            switch error.code {
+            case .remote:                              // the server answered with an error
+                print(error.name, error.message, error.remote?["code"] as Any)
+            case .badConnection:                       // the connection dropped first
+                print(error.event ?? "", "lost in", error.badConnectionKind as Any, "with close code", error.closeCode as Any)
+            default:                                   // new codes may come in minor releases
+                print(error)                           // "CancellationError: Event transfer was cancelled ..."
             }
         }
 
@@ -130,12 +130,17 @@ final class GettingStartedTests: XCTestCase {
         do {
             let client = offline   // the snippet's `client`, here one with nothing to connect to
             try await client.connect()
-        } catch PubSubError.transport(let failure) {   // no WebSocket: refused, unknown host, HTTP 404, TLS...
-            print("no WebSocket:", failure)            // "Connection failed: connection refused by 127.0.0.1 port 8000"
-        } catch PubSubError.connectionFailed(let code, let reason) {   // the server closed before the handshake
-            print("closed with", code, reason)         // e.g. 4003: no answer to #handshake
-        } catch PubSubError.handshakeRejected(let remote, let code) {  // the server refused the handshake
-            print(remote.name, remote.message, code)
+        } catch let error as PubSubError {
+            switch error.code {
+            case .transport:                           // no WebSocket: refused, unknown host, HTTP 404, TLS...
+                print("no WebSocket:", error.message)  // "Connection failed: connection refused by 127.0.0.1 port 8000"
+            case .connectionFailed:                    // the server closed before the handshake
+                print("closed with", error.closeCode as Any, error.closeReason ?? "")   // e.g. 4003: no answer to #handshake
+            case .handshakeRejected:                   // the server refused the handshake
+                print(error.name, error.remote?.message ?? "", error.closeCode as Any)
+            default:
+                print(error)
+            }
         }
         offline.disconnect()
 

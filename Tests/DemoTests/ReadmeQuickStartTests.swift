@@ -145,7 +145,7 @@ extension ReadmeQuickStartTests {
                 configuration: SessionConfiguration(address: try ServerAddress(url: broker.url.absoluteString), autoReconnect: false),
                 webSocketOptions: WebSocketOptions(transportFactory: .tls(tls)))
             do { try await client.connect() }
-            catch PubSubError.transport(let failure) where failure.kind == .tls { print("TLS:", failure) }   // e.g. pin mismatch, expired certificate
+            catch let error as PubSubError where error.transport?.kind == .tls { print("TLS:", error.message) }   // e.g. pin mismatch, expired certificate
             return client
         }
 

@@ -42,11 +42,12 @@ public final class PubSubClient: Sendable {
     // MARK: Connection
 
     /// Connects and waits for the handshake. Returns at once if already open. If the attempt
-    /// ends first (a reconnect may follow), throws `transport(_:)` (its `webSocketError` is WireKit's typed reason)
-    /// when the WebSocket itself failed (refused, unknown host, HTTP status, TLS), else
-    /// `connectionFailed(code:reason:)` (the server closed it, or the handshake timed out).
-    /// Cancelling the waiting task throws `cancelled(event: "connect")` at once and leaves the
-    /// attempt running (`disconnect()` stops it).
+    /// ends first (a reconnect may follow), throws a ``PubSubError`` with code `.transport` when
+    /// the WebSocket itself failed (refused, unknown host, HTTP status, TLS; its `transport` says
+    /// which, and `webSocketError` is WireKit's typed reason), else `.connectionFailed` with the
+    /// close code and reason (the server closed it, or the handshake timed out). Cancelling the
+    /// waiting task throws `.cancelled` (event `connect`) at once and leaves the attempt running
+    /// (`disconnect()` stops it).
     @discardableResult
     public func connect() async throws -> HandshakeInfo {
         let waiter = ConnectWaiter()

@@ -7,10 +7,20 @@ import WireKit
 /// must be serial (callbacks come in order); the client's own queue targets it unless it is the
 /// main queue, so callbacks run without a dispatch each. Thread-safe: calls may come from any
 /// thread.
+///
+/// The closure shapes (``AckHandler``, ``MessageHandler``, the closures of `setBasicListener`,
+/// `setAuthenticationListener` and `onAck`) are socketcluster-client-swift's and frozen by that
+/// compatibility contract: they never gain arguments. New data comes in the values they pass
+/// (``CloseInfo``, ``PubSubError``, ``ScResponder``) or in ``SessionEvent``.
 public final class ScClient: Sendable {
     /// `(eventName, error, data)`: the outcome of an acknowledged call.
+    ///
+    /// Frozen: this shape is socketcluster-client-swift's and stays as it is, so code written for
+    /// that client keeps compiling. Detail beyond it is in the ``PubSubError``.
     public typealias AckHandler = @Sendable (String, PubSubError?, JSONValue?) -> Void
     /// `(eventName, data)`: a server event or channel message.
+    ///
+    /// Frozen: this shape is socketcluster-client-swift's and stays as it is.
     public typealias MessageHandler = @Sendable (String, JSONValue?) -> Void
 
     let core: ClientCore
@@ -50,7 +60,7 @@ public final class ScClient: Sendable {
                     switch event {
                     case .connected: basic?.onConnect?(self)
                     case .connectAbort(let code, let reason, let error):
-                        basic?.onConnectError?(self, CloseInfo(code: code, reason: reason, error: error?.webSocketError))
+                        basic?.onConnectError?(self, CloseInfo(code: code, reason: reason, error: error))
                     case .authenticated(let token, _): auth?.onSetAuthentication?(self, token)
                     default: break
                     }
@@ -112,6 +122,10 @@ public final class ScClient: Sendable {
 
     /// Connection callbacks: handshake done, attempt failed before the handshake, connection lost
     /// after it (with the exact close code and reason).
+    ///
+    /// The closure shapes are frozen by the socketcluster-client-swift compatibility contract:
+    /// what a close may tell later comes as new fields of ``CloseInfo``, never as new closure
+    /// arguments.
     public func setBasicListener(
         onConnect: (@Sendable (ScClient) -> Void)?,
         onConnectError: (@Sendable (ScClient, CloseInfo) -> Void)?,
@@ -166,6 +180,9 @@ public final class ScClient: Sendable {
 
     /// Handles server invokes of `eventName`; the handler gets a responder that answers once.
     /// Invokes with no handler get an `UnhandledRequestError` reply.
+    ///
+    /// The handler's shape `(eventName, data, responder)` is frozen by the
+    /// socketcluster-client-swift compatibility contract; ``ScResponder`` can grow instead.
     @discardableResult
     public func onAck(eventName: String, ack: @escaping @Sendable (String, JSONValue?, ScResponder) -> Void) -> ListenerToken {
         let driver = self.driver
@@ -283,17 +300,21 @@ public final class ScClient: Sendable {
     }
 }
 
-/// A close code and reason, exactly as received or sent.
+/// A close code and reason, exactly as received or sent, passed to `setBasicListener`'s
+/// `onConnectError` and `onDisconnect`. The closure shapes of ``ScClient`` are frozen by the
+/// socketcluster-client-swift compatibility contract, so what a close may tell later comes as new
+/// fields here.
 public struct CloseInfo: Sendable, Equatable {
     /// The close code (raw, 4000–4999 included).
     public var code: UInt16
     /// The close reason, or the standard text when the close frame had none.
     public var reason: String
     /// Why the WebSocket failed, when it did (refused, unknown host, HTTP status of a rejected
-    /// upgrade, TLS, a connection reset). Nil when the peer closed with a close frame.
-    public var error: WebSocketError?
+    /// upgrade, TLS, a connection reset). Nil when the peer closed with a close frame. With the
+    /// WireKit driver, its `webSocketError` is WireKit's full typed reason.
+    public var error: TransportFailure?
     /// A code, reason and transport error.
-    public init(code: UInt16, reason: String, error: WebSocketError? = nil) {
+    public init(code: UInt16, reason: String, error: TransportFailure? = nil) {
         self.code = code
         self.reason = reason
         self.error = error
@@ -360,7 +381,7 @@ final class ScListeners: @unchecked Sendable {
     /// What `onDisconnect` gets for `event`, if anything.
     func lostConnection(for event: SessionEvent) -> CloseInfo? {
         guard case .disconnected(let code, let reason, let error) = event else { return nil }
-        return CloseInfo(code: code, reason: reason, error: error?.webSocketError)
+        return CloseInfo(code: code, reason: reason, error: error)
     }
 
     var any: (@Sendable (ScClient, SessionEvent) -> Void)? {

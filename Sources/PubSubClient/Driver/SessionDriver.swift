@@ -266,7 +266,7 @@ final class SessionDriver: @unchecked Sendable {
         do {
             result = try body(&session, now)
         } catch {
-            if logSink.isOn, case .outboundQueueFull = error { sessionLog.outboundQueueFull(error) }
+            if logSink.isOn, error.code == .outboundQueueFull { sessionLog.outboundQueueFull(error) }
             execute()
             throw error
         }
@@ -338,7 +338,7 @@ final class SessionDriver: @unchecked Sendable {
             transports.removeValue(forKey: id)?.close(code: code, reason: reason)
             if currentTransport == id { currentTransport = nil }
         case .complete(let id, let result):
-            if logSink.isOn, case .failure(let error) = result, case .outboundQueueFull = error {
+            if logSink.isOn, case .failure(let error) = result, error.code == .outboundQueueFull {
                 sessionLog.outboundQueueFull(error)
             }
             completions.removeValue(forKey: id)?(result)

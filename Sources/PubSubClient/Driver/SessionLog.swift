@@ -64,11 +64,13 @@ struct SessionLog {
             socketID = nil
         case .reconnectScheduled(let delay, let attempt):
             sink.log(.info, .session, "reconnecting", metadata: reconnectMetadata(delay: delay, attempt: attempt))
-        case .error(.handshakeRejected(let error, let code)):
+        case .error(let error) where error.code == .handshakeRejected:
             sink.log(
                 .warning, .session, "handshake rejected",
-                metadata: metadata(["code": String(code), "error": error.description]))
-        case .error(.socketProtocol):
+                metadata: metadata([
+                    "code": error.closeCode.map { String($0.rawValue) } ?? "", "error": error.remote?.description ?? "",
+                ]))
+        case .error(PubSubError.Code.socketProtocol):
             break  // The close it reports was logged as `disconnected` or `connection attempt failed`.
         case .error(let error):
             sink.log(.warning, .session, "error", metadata: metadata(["error": error.description]))
@@ -80,11 +82,12 @@ struct SessionLog {
     /// A call could not be queued: the outbound queue is at its limit (`error` is
     /// `.outboundQueueFull`, which names the event and the limits).
     func outboundQueueFull(_ error: PubSubError) {
-        guard case .outboundQueueFull(let event, let maxMessages, let maxBytes) = error else { return }
+        guard error.code == .outboundQueueFull else { return }
         sink.log(
             .notice, .session, "outbound queue full",
             metadata: metadata([
-                "event": event.escapedForDisplay, "max_messages": String(maxMessages), "max_bytes": String(maxBytes),
+                "event": (error.event ?? "").escapedForDisplay, "max_messages": error.maxQueuedMessages.map(String.init) ?? "",
+                "max_bytes": error.maxQueuedBytes.map(String.init) ?? "",
             ]))
     }
 }

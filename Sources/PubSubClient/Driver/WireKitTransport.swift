@@ -133,7 +133,16 @@ final class FailedTransport: SessionTransport {
 extension TransportFailure {
     /// WireKit's error in the session's terms; the original stays in `underlying`.
     init(_ error: WebSocketError) {
-        self.init(Self.kind(of: error), message: error.description, underlying: error)
+        var httpStatus: Int?
+        var location: String?
+        switch error {
+        case .handshakeRejected(let status, _, _): httpStatus = status
+        case .redirected(let status, let target, _): (httpStatus, location) = (status, target)
+        default: break
+        }
+        self.init(
+            Self.kind(of: error), message: error.description, httpStatus: httpStatus, location: location,
+            underlying: error)
     }
 
     /// WireKit's typed reason when the WireKit driver reported this failure, else nil.
@@ -157,8 +166,8 @@ extension TransportFailure {
             }
         case .timedOut: return .timedOut
         case .tls: return .tls
-        case .handshakeRejected(let status, _, _): return .upgradeRejected(status: status)
-        case .redirected(let status, let location, _): return .redirected(status: status, location: location)
+        case .handshakeRejected: return .upgradeRejected
+        case .redirected: return .redirected
         case .invalidHandshakeResponse, .invalidUpgradeRequest: return .invalidHandshake
         case .protocolViolation, .invalidUTF8, .messageTooBig, .partialMessageBudgetExceeded: return .protocolViolation
         case .connectionClosed, .closed, .notOpen, .sendBufferFull: return .connectionLost

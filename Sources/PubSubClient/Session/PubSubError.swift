@@ -1,119 +1,100 @@
-/// Whether a connection ended while it was still connecting or after it had opened (Protocol.md §11).
-public enum BadConnectionKind: String, Sendable, Hashable {
-    /// Closed before the handshake completed.
-    case connectAbort
-    /// Closed after the handshake completed.
-    case disconnect
-}
+import PubSubProtocol
 
-/// Every failure the client reports. `name` and `message` follow the JS client's error names
-/// (`TimeoutError`, `BadConnectionError`, ...) so logs read the same across platforms.
-public enum PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The server answered the call with an error (name, message and extra fields preserved).
-    case remote(RemoteError)
-    /// No answer within the call's ack timeout, counted from when the call was made.
-    case timeout(event: String)
-    /// The connection ended before the call was answered (or, if still queued, before it
-    /// could be sent and no reconnect was going to follow).
-    case badConnection(event: String, kind: BadConnectionKind, code: UInt16, reason: String)
-    /// Before the handshake, the server sent a frame of the other type than the session's codec
-    /// reads (`SessionConfiguration.codec`): binary to a JSON client, text other than a ping to a
-    /// min-bin one. The server uses another codec; the client closes with 1003.
-    case codecMismatch(expected: PacketMessageKind, received: PacketMessageKind)
-    /// The outbound queue (used while not connected) is at its count or byte limit.
-    case outboundQueueFull(event: String, maxMessages: Int, maxBytes: Int)
-    /// A transmit waited in the outbound queue longer than its ack timeout and was dropped.
-    case queuedTransmitExpired(event: String)
-    /// The call was in a batch discarded by `cancelBatch()`.
-    case batchCancelled(event: String)
-    /// The server refused the handshake; the connection is closed with `code`.
-    case handshakeRejected(RemoteError, code: UInt16)
-    /// The connection closed abnormally (every code except 1000 and 1001).
-    case socketProtocol(code: UInt16, reason: String)
-    /// The server's answer does not have the shape the protocol requires.
-    case invalidResponse(event: String, detail: String)
-    /// An inbound packet was malformed and dropped; the connection lives on.
-    case malformedPacket(detail: String)
-    /// A server request was already answered; a request is answered exactly once.
-    case alreadyResponded(ServerRequestID)
-    /// The connection a server request arrived on has ended; it can no longer be answered.
-    case requestExpired(ServerRequestID)
-    /// A value could not be encoded to, or decoded from, JSON.
-    case coding(String)
-    /// The token store failed to load, save or remove the auth token.
-    case tokenStore(String)
-    /// An argument the caller passed is invalid (e.g. a malformed URL).
-    case invalidArgument(String)
-    /// The call was cancelled by the caller before it completed (a late answer is ignored).
-    case cancelled(event: String)
-    /// `connect()` failed: the attempt closed with `code` before its handshake completed.
-    case connectionFailed(code: UInt16, reason: String)
-    /// `connect()` failed because the WebSocket itself failed: refused, unknown host, HTTP
-    /// status of a rejected upgrade, TLS, timeouts. Switch on `kind`; with the WireKit driver,
-    /// `webSocketError` has WireKit's full typed reason.
-    case transport(TransportFailure)
-    /// The channel was unsubscribed (or kicked out) before its subscription completed.
-    case channelClosed(channel: String)
-
-    /// The JS error class name for this failure.
-    public var name: String {
-        switch self {
-        case .remote(let error): return error.name
-        case .codecMismatch: return "CodecMismatchError"
-        case .timeout: return "TimeoutError"
-        case .badConnection: return "BadConnectionError"
-        case .outboundQueueFull: return "OutboundQueueFullError"
-        case .queuedTransmitExpired: return "TimeoutError"
-        case .batchCancelled: return "BatchCancelledError"
-        case .handshakeRejected(let error, _): return error.name
-        case .socketProtocol: return "SocketProtocolError"
-        case .invalidResponse: return "InvalidResponseError"
-        case .malformedPacket: return "InvalidMessageError"
-        case .alreadyResponded: return "InvalidActionError"
-        case .requestExpired: return "BadConnectionError"
-        case .coding: return "CodingError"
-        case .tokenStore: return "TokenStoreError"
-        case .invalidArgument: return "InvalidArgumentsError"
-        case .channelClosed: return "ChannelClosedError"
-        case .connectionFailed: return "BadConnectionError"
-        case .transport: return "TransportError"
-        case .cancelled: return "CancellationError"
-        }
-    }
-
+/// Every failure the client reports: a ``code`` to react to, the JS client's error ``name``
+/// (`TimeoutError`, `BadConnectionError`, ...) so logs read the same across platforms, a
+/// ``message``, and the context the failure has (the event, the close, the server's error...).
+///
+/// Match on the code, in a `catch` or a `switch`:
+///
+/// ```swift
+/// do {
+///     let answer = try await client.invoke("sum", [1, 2])
+/// } catch PubSubError.Code.timeout {
+///     // no answer within ackTimeout
+/// } catch let error as PubSubError where error.code == .remote {
+///     print(error.remote?.name ?? "")
+/// }
+/// ```
+///
+/// New codes and context fields may be added in minor releases; match codes with `default:`.
+public struct PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, for code that reacts to it.
+    public var code: Code
+    /// The JS error class name: the server's name for ``Code/remote`` and
+    /// ``Code/handshakeRejected``, else fixed by the code (`TimeoutError`, `BadConnectionError`...).
+    public var name: String
     /// Human-readable explanation. Text from the server (a remote error's name and message, a
     /// close reason, a channel or event name) is escaped with `escapedForDisplay`, so the message
-    /// is safe to print or log; the associated values keep it as received. A `transport`
-    /// failure's message is WireKit's description, which escapes the peer's text itself.
-    public var message: String {
-        switch self {
-        case .remote(let error): return error.message.escapedForDisplay
-        case .timeout(let event): return "Event response for \(event.escapedForDisplay) event timed out"
-        case .badConnection(let event, _, _, _): return "Event \(event.escapedForDisplay) was aborted due to a bad connection"
-        case .outboundQueueFull(let event, let count, let bytes):
-            return "Event \(event.escapedForDisplay) was not queued: the outbound queue is full (limits \(count) messages, \(bytes) bytes)"
-        case .queuedTransmitExpired(let event):
-            return "Event \(event.escapedForDisplay) was dropped: it could not be sent within its ack timeout"
-        case .batchCancelled(let event): return "Event \(event.escapedForDisplay) was discarded by cancelBatch()"
-        case .handshakeRejected(let error, let code): return "Handshake rejected with code \(code): \(error)"
-        case .socketProtocol(let code, let reason): return SocketClusterCloseCode(code).errorMessage(reason: reason.escapedForDisplay)
-        case .invalidResponse(let event, let detail):
-            return "Invalid response to \(event.escapedForDisplay): \(detail.escapedForDisplay)"
-        case .codecMismatch(let expected, let received):
-            return "The server sent a \(received) frame before the handshake where the client's codec reads \(expected) frames: the server uses another codec"
-        case .malformedPacket(let detail): return "Malformed packet dropped: \(detail.escapedForDisplay)"
-        case .alreadyResponded(let id): return "The \(id) was already answered"
-        case .requestExpired(let id): return "The connection of \(id) has ended; it cannot be answered"
-        case .coding(let detail): return detail.escapedForDisplay
-        case .tokenStore(let detail): return "Token store failure: \(detail.escapedForDisplay)"
-        case .invalidArgument(let detail): return detail.escapedForDisplay
-        case .cancelled(let event): return "Event \(event.escapedForDisplay) was cancelled before it completed"
-        case .connectionFailed(let code, let reason):
-            return "The connection closed with code \(code) before its handshake completed"
-                + (reason.isEmpty ? "" : ": \(reason.escapedForDisplay)")
-        case .transport(let failure): return failure.message
-        case .channelClosed(let channel): return "Channel \(channel.escapedForDisplay) was unsubscribed before its subscription completed"
-        }
+    /// is safe to print or log; the context fields keep it as received. A ``Code/transport``
+    /// failure's message is the driver's (WireKit's description, which escapes the peer's text
+    /// itself).
+    public var message: String
+
+    /// The event (or procedure) of the call that failed: ``Code/timeout``, ``Code/badConnection``,
+    /// ``Code/outboundQueueFull``, ``Code/queuedTransmitExpired``, ``Code/batchCancelled``,
+    /// ``Code/invalidResponse``, ``Code/cancelled``; `connect` for a cancelled connect.
+    public var event: String?
+    /// The close code of the connection that ended: ``Code/badConnection``,
+    /// ``Code/handshakeRejected``, ``Code/socketProtocol``, ``Code/connectionFailed``.
+    public var closeCode: SocketClusterCloseCode?
+    /// The close reason (or the standard text for the code when the close frame had none) of
+    /// ``Code/badConnection``, ``Code/socketProtocol`` and ``Code/connectionFailed``, as received.
+    public var closeReason: String?
+    /// For ``Code/badConnection``: whether the connection ended before or after its handshake.
+    public var badConnectionKind: BadConnectionKind?
+    /// The server's error, as received: ``Code/remote`` and ``Code/handshakeRejected``.
+    public var remote: RemoteError?
+    /// Why the WebSocket itself failed: ``Code/transport``. With the WireKit driver, its
+    /// `webSocketError` is WireKit's full typed reason.
+    public var transport: TransportFailure?
+    /// The server request that could not be answered: ``Code/alreadyResponded``,
+    /// ``Code/requestExpired``.
+    public var request: ServerRequestID?
+    /// The channel of ``Code/channelClosed``, as received.
+    public var channel: String?
+    /// What exactly was wrong, as received or reported by the failing part:
+    /// ``Code/invalidResponse``, ``Code/malformedPacket``, ``Code/coding``, ``Code/tokenStore``,
+    /// ``Code/invalidArgument``.
+    public var detail: String?
+    /// For ``Code/codecMismatch``: the frame type the session's codec reads.
+    public var expectedMessageKind: PacketMessageKind?
+    /// For ``Code/codecMismatch``: the frame type the server sent.
+    public var receivedMessageKind: PacketMessageKind?
+    /// For ``Code/outboundQueueFull``: the queue's count limit
+    /// (`SessionConfiguration.maxQueuedMessages`).
+    public var maxQueuedMessages: Int?
+    /// For ``Code/outboundQueueFull``: the queue's byte limit (`SessionConfiguration.maxQueuedBytes`).
+    public var maxQueuedBytes: Int?
+
+    /// A failure with `code` and `message` (used as given: escape peer text yourself) and the
+    /// context fields that apply. `name` defaults to `remote?.name` for ``Code/remote`` and
+    /// ``Code/handshakeRejected``, else to the JS name of `code` (`Error` for a code this library
+    /// does not define). For mocks and custom drivers; new fields come as trailing defaulted
+    /// parameters.
+    public init(
+        code: Code, message: String, name: String? = nil, event: String? = nil,
+        closeCode: SocketClusterCloseCode? = nil, closeReason: String? = nil,
+        badConnectionKind: BadConnectionKind? = nil, remote: RemoteError? = nil, transport: TransportFailure? = nil,
+        request: ServerRequestID? = nil, channel: String? = nil, detail: String? = nil,
+        expectedMessageKind: PacketMessageKind? = nil, receivedMessageKind: PacketMessageKind? = nil,
+        maxQueuedMessages: Int? = nil, maxQueuedBytes: Int? = nil
+    ) {
+        self.code = code
+        self.name = name ?? code.defaultName(remote: remote)
+        self.message = message
+        self.event = event
+        self.closeCode = closeCode
+        self.closeReason = closeReason
+        self.badConnectionKind = badConnectionKind
+        self.remote = remote
+        self.transport = transport
+        self.request = request
+        self.channel = channel
+        self.detail = detail
+        self.expectedMessageKind = expectedMessageKind
+        self.receivedMessageKind = receivedMessageKind
+        self.maxQueuedMessages = maxQueuedMessages
+        self.maxQueuedBytes = maxQueuedBytes
     }
 
     /// The error's name and message, as `name: message` (both escaped, see ``message``).

@@ -13,7 +13,7 @@ public struct SessionConfiguration: Sendable {
     /// `MinBinPacketCodec` for a server with `codecEngine: require('sc-codec-min-bin')`, or a
     /// codec of your own. It must be the server's: a JSON client is closed by a min-bin
     /// socketcluster-server with 4009 before the handshake, and a frame of the other type before
-    /// the handshake makes this client report ``PubSubError/codecMismatch(expected:received:)``
+    /// the handshake makes this client report ``PubSubError/Code/codecMismatch``
     /// and close with 1003. Pings and pongs are text frames whatever the codec.
     public var codec: any PacketCodec
     /// From opening the WebSocket to its being open (4007), and the ping timer before the

@@ -85,8 +85,8 @@ final class BrokerEndToEndTests: XCTestCase {
             XCTFail("the path is compared exactly")
         } catch let error as PubSubError {
             // socketcluster-server refuses the upgrade of any other path with HTTP 400.
-            guard case .transport(let failure) = error, failure.kind == .upgradeRejected(status: 400),
-                case .handshakeRejected(400, _, _)? = failure.webSocketError
+            guard error.code == .transport, let failure = error.transport, failure.kind == .upgradeRejected,
+                failure.httpStatus == 400, case .handshakeRejected(400, _, _)? = failure.webSocketError
             else { return XCTFail("\(error)") }
         }
         await broker.stop()
@@ -164,16 +164,16 @@ final class BrokerEndToEndTests: XCTestCase {
         do {
             _ = try await client.invoke("fail", 1)
             XCTFail("expected an error")
-        } catch PubSubError.remote(let error) {
-            XCTAssertEqual(error.name, "FailError")
-            XCTAssertEqual(error.message, "boom")
-            XCTAssertEqual(error.fields["code"], 42)
+        } catch let error as PubSubError where error.code == .remote {
+            XCTAssertEqual(error.remote?.name, "FailError")
+            XCTAssertEqual(error.remote?.message, "boom")
+            XCTAssertEqual(error.remote?.fields["code"], 42)
         }
         do {
             _ = try await client.invoke("nosuch", 1, ackTimeout: .milliseconds(200))
             XCTFail("expected a timeout")
-        } catch PubSubError.timeout(let event) {
-            XCTAssertEqual(event, "nosuch")
+        } catch let error as PubSubError where error.code == .timeout {
+            XCTAssertEqual(error.event, "nosuch")
         }
         try client.transmit("tick", 1)
         try client.transmit("tick")
@@ -205,8 +205,8 @@ final class BrokerEndToEndTests: XCTestCase {
         do {
             _ = try await client.invoke("serverInvoke", ["procedure": "nobody", "payload": 1])
             XCTFail("an unhandled server invoke must be answered with an error")
-        } catch PubSubError.remote(let error) {
-            XCTAssertEqual(error.name, "UnhandledRequestError")
+        } catch let error as PubSubError where error.code == .remote {
+            XCTAssertEqual(error.remote?.name, "UnhandledRequestError")
         }
         responder.cancel()
         client.disconnect()
@@ -237,15 +237,15 @@ final class BrokerEndToEndTests: XCTestCase {
         do {
             try await client.subscribe("private/x")
             XCTFail("expected a rejection")
-        } catch PubSubError.remote(let error) {
-            XCTAssertEqual(error.name, "PrivateChannelError")
+        } catch let error as PubSubError where error.code == .remote {
+            XCTAssertEqual(error.remote?.name, "PrivateChannelError")
         }
         XCTAssertEqual(client.channelState("private/x"), .unsubscribed)
         do {
             try await client.publishAck("readonly/x", 1)
             XCTFail("expected a rejection")
-        } catch PubSubError.remote(let error) {
-            XCTAssertEqual(error.name, "ReadOnlyChannelError")
+        } catch let error as PubSubError where error.code == .remote {
+            XCTAssertEqual(error.remote?.name, "ReadOnlyChannelError")
         }
         client.unsubscribe("room")
         _ = await reader.value
@@ -254,8 +254,8 @@ final class BrokerEndToEndTests: XCTestCase {
         do {
             try await client.unsubscribeAck("never")
             XCTFail("the broker refuses unsubscribing from a channel never joined")
-        } catch PubSubError.remote(let error) {
-            XCTAssertEqual(error.name, "BrokerError")
+        } catch let error as PubSubError where error.code == .remote {
+            XCTAssertEqual(error.remote?.name, "BrokerError")
         }
         client.disconnect()
         await broker.stop()
@@ -306,8 +306,8 @@ final class BrokerEndToEndTests: XCTestCase {
         do {
             _ = try await client.authenticate("not.a.jwt")
             XCTFail("expected a bad token error")
-        } catch PubSubError.remote(let error) {
-            XCTAssertEqual(error.name, "AuthTokenInvalidError")
+        } catch let error as PubSubError where error.code == .remote {
+            XCTAssertEqual(error.remote?.name, "AuthTokenInvalidError")
         }
         XCTAssertEqual(client.auth.state, .unauthenticated)
         client.deauthenticate()

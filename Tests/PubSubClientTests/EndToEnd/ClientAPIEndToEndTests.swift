@@ -76,7 +76,7 @@ final class ClientAPIEndToEndTests: XCTestCase {
         let port = broker.port
         await broker.stop()
         let (error, event) = await failedAttempt(configuration(port: port))
-        guard case .transport(let failure)? = error, failure.kind == .connectionRefused,
+        guard error?.code == .transport, let failure = error?.transport, failure.kind == .connectionRefused,
             let underlying = failure.webSocketError,
             case .transport(.connectionRefused(let host, let refusedPort)) = underlying
         else {
@@ -92,7 +92,7 @@ final class ClientAPIEndToEndTests: XCTestCase {
 
     func testUnknownHostThrowsTheTypedWebSocketError() async throws {
         let (error, _) = await failedAttempt(configuration(port: 8000, hostname: "no-such-host.invalid"))
-        guard case .transport(let failure)? = error, failure.kind == .hostNotFound,
+        guard error?.code == .transport, let failure = error?.transport, failure.kind == .hostNotFound,
             case .transport(.hostNotFound(let host, _))? = failure.webSocketError
         else {
             return XCTFail("\(String(describing: error))")
@@ -104,7 +104,8 @@ final class ClientAPIEndToEndTests: XCTestCase {
         let server = try startHTTPServer(status: "404 Not Found")
         defer { server.close() }
         let (error, event) = await failedAttempt(configuration(port: server.port))
-        guard case .transport(let failure)? = error, failure.kind == .upgradeRejected(status: 404),
+        guard error?.code == .transport, let failure = error?.transport, failure.kind == .upgradeRejected,
+            failure.httpStatus == 404, failure.location == nil,
             case .handshakeRejected(let status, _, let body)? = failure.webSocketError
         else {
             return XCTFail("\(String(describing: error))")
@@ -123,7 +124,7 @@ final class ClientAPIEndToEndTests: XCTestCase {
         let broker = try await startBroker()
         // A plain-text server on a wss:// URL: the TLS handshake cannot succeed.
         let (error, _) = await failedAttempt(configuration(port: broker.port, secure: true))
-        guard case .transport(let transportFailure)? = error, transportFailure.kind == .tls,
+        guard error?.code == .transport, let transportFailure = error?.transport, transportFailure.kind == .tls,
             case .tls(let failure)? = transportFailure.webSocketError
         else { return XCTFail("\(String(describing: error))") }
         XCTAssertTrue(error?.message.contains("TLS") ?? false, "\(failure)")
@@ -155,7 +156,9 @@ final class ClientAPIEndToEndTests: XCTestCase {
             }, onDisconnect: nil)
         client.connect()
         await fulfillment(of: [failed], timeout: 30)
-        guard case .handshakeRejected(403, _, _)? = seen.items.first?.error else { return XCTFail("\(seen.items)") }
+        guard let failure = seen.items.first?.error, failure.kind == .upgradeRejected, failure.httpStatus == 403,
+            case .handshakeRejected(403, _, _)? = failure.webSocketError
+        else { return XCTFail("\(seen.items)") }
         XCTAssertEqual(seen.items.first?.code, 1006)
     }
 
@@ -171,8 +174,9 @@ final class ClientAPIEndToEndTests: XCTestCase {
         do {
             _ = try await client.invoke("echo", big)
             XCTFail("the answer exceeds the client's message limit")
-        } catch PubSubError.badConnection(_, .disconnect, let code, _) {
-            XCTAssertEqual(code, 1009)
+        } catch let error as PubSubError where error.code == .badConnection {
+            XCTAssertEqual(error.badConnectionKind, .disconnect)
+            XCTAssertEqual(error.closeCode, 1009)
         }
         var closed: SessionEvent?
         for await event in events { if case .closed = event { closed = event; break } }
@@ -197,7 +201,9 @@ final class ClientAPIEndToEndTests: XCTestCase {
         sc.emitAck(eventName: "echo", data: big) { _, _, _ in }
         await fulfillment(of: [lost], timeout: 30)
         XCTAssertEqual(seen.items.first?.code, 1009)
-        guard case .messageTooBig? = seen.items.first?.error else { return XCTFail("\(seen.items)") }
+        guard let lostFailure = seen.items.first?.error, lostFailure.kind == .protocolViolation,
+            case .messageTooBig? = lostFailure.webSocketError
+        else { return XCTFail("\(seen.items)") }
         await broker.stop()
     }
 

@@ -63,7 +63,7 @@ final class WireKitTransportTests: XCTestCase {
             try await client.connect()
             XCTFail("expected a failure")
         } catch let error as PubSubError {
-            guard case .transport(let failure) = error, failure.kind == .connectionRefused,
+            guard error.code == .transport, let failure = error.transport, failure.kind == .connectionRefused,
                 case .transport(.connectionRefused(_, let refused))? = failure.webSocketError
             else { return XCTFail("\(error)") }
             XCTAssertEqual(refused, port)

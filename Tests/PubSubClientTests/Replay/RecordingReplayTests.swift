@@ -133,7 +133,9 @@ final class RecordingReplayTests: XCTestCase {
         all["authenticate-bad-token"] = Scenario(
             steps: [{ session, now in _ = session.authenticate("not.a.jwt", now: now) }],
             verify: { outcome in
-                guard case .failure(.remote(let error))? = firstResult(outcome) else { return XCTFail("expected a remote error") }
+                guard case .failure(let failure)? = firstResult(outcome), failure.code == .remote, let error = failure.remote else {
+                    return XCTFail("expected a remote error")
+                }
                 XCTAssertEqual(error.name, "AuthTokenInvalidError")
                 XCTAssertEqual(error.message, "invalid token")
                 XCTAssertEqual(outcome.removedTokens, 1)
@@ -161,7 +163,9 @@ final class RecordingReplayTests: XCTestCase {
             verify: { outcome in
                 XCTAssertTrue(
                     outcome.events.contains {
-                        if case .subscribeFailed("private/secret", .remote(let error), false) = $0 { return error.name == "PrivateChannelError" }
+                        if case .subscribeFailed("private/secret", let error, false) = $0 {
+                            return error.code == .remote && error.remote?.name == "PrivateChannelError"
+                        }
                         return false
                     })
                 XCTAssertEqual(outcome.session?.channelState("private/secret"), .unsubscribed)
@@ -186,7 +190,9 @@ final class RecordingReplayTests: XCTestCase {
         all["publish-rejected"] = Scenario(
             steps: [{ session, now in _ = session.publishWithAck("readonly/x", data: 1, now: now) }],
             verify: { outcome in
-                guard case .failure(.remote(let error))? = firstResult(outcome) else { return XCTFail("expected a remote error") }
+                guard case .failure(let failure)? = firstResult(outcome), failure.code == .remote, let error = failure.remote else {
+                    return XCTFail("expected a remote error")
+                }
                 XCTAssertEqual(error.name, "ReadOnlyChannelError")
             })
         all["unsubscribe"] = Scenario(

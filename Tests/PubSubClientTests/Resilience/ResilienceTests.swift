@@ -90,12 +90,12 @@ final class ResilienceTests: XCTestCase {
         _ result: Result<JSONValue?, PubSubError>?, event: String, code: UInt16,
         file: StaticString = #filePath, line: UInt = #line
     ) {
-        guard case .failure(.badConnection(let failedEvent, let kind, let failedCode, _)) = result else {
+        guard case .failure(let error) = result, error.code == .badConnection else {
             return XCTFail("expected badConnection, got \(String(describing: result))", file: file, line: line)
         }
-        XCTAssertEqual(failedEvent, event, file: file, line: line)
-        XCTAssertEqual(kind, .disconnect, file: file, line: line)
-        XCTAssertEqual(failedCode, code, file: file, line: line)
+        XCTAssertEqual(error.event, event, file: file, line: line)
+        XCTAssertEqual(error.badConnectionKind, .disconnect, file: file, line: line)
+        XCTAssertEqual(error.closeCode?.rawValue, code, file: file, line: line)
     }
 
     // MARK: Cut inside a frame

@@ -141,7 +141,7 @@ final class ConnectCallTests: XCTestCase {
         harness.drain()
         harness.serverClose(code: 4500)
         XCTAssertEqual(harness.connects[first]?.result.failure, harness.connects[second]?.result.failure)
-        guard case .connectionFailed(4500, _)? = harness.connects[first]?.result.failure else {
+        guard let failure = harness.connects[first]?.result.failure, failure.code == .connectionFailed, failure.closeCode == 4500 else {
             return XCTFail("\(String(describing: harness.connects[first]))")
         }
     }
@@ -184,7 +184,7 @@ final class ConnectCallTests: XCTestCase {
         harness.drain()
         XCTAssertEqual(harness.opens.count, 2)
         XCTAssertEqual(harness.session.state, .connecting)
-        guard case .connectionFailed(1000, _)? = harness.connects[call]?.result.failure else {
+        guard let failure = harness.connects[call]?.result.failure, failure.code == .connectionFailed, failure.closeCode == 1000 else {
             return XCTFail("\(String(describing: harness.connects[call]))")
         }
     }

@@ -37,7 +37,12 @@ final class HandshakeAndPingTests: XCTestCase {
         XCTAssertFalse(harness.events.contains { if case .connected = $0 { return true } else { return false } })
         XCTAssertNil(harness.session.reconnectDeadline, "4501 is permanent")
         XCTAssertTrue(
-            harness.events.contains { if case .error(.handshakeRejected(let error, 4501)) = $0 { return error.name == "BannedError" } else { return false } })
+            harness.events.contains {
+                if case .error(let error) = $0, error.code == .handshakeRejected, error.closeCode == 4501 {
+                    return error.remote?.name == "BannedError" && error.name == "BannedError"
+                }
+                return false
+            })
     }
 
     func testRejectedHandshakeWithoutStatusCodeUses4003() {

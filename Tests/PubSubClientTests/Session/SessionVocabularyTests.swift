@@ -62,23 +62,26 @@ final class SessionVocabularyTests: XCTestCase {
     }
 
     func testWireKitErrorsMapToTransportFailureKinds() {
-        let cases: [(WebSocketError, TransportFailure.Kind)] = [
-            (.invalidURL("x"), .invalidRequest),
-            (.transport(.hostNotFound(host: "h", detail: "d")), .hostNotFound),
-            (.transport(.connectionRefused(host: "h", port: 1)), .connectionRefused),
-            (.transport(.connectTimedOut(host: "h", port: 1, seconds: 1)), .timedOut),
-            (.transport(.connectionReset), .connectionLost),
-            (.transport(.proxy(.authenticationRequired(realm: "r", credentialsSent: false))), .proxy),
-            (.handshakeRejected(status: 404, headers: HTTPHeaders(), body: []), .upgradeRejected(status: 404)),
-            (.redirected(status: 301, location: "/x", headers: HTTPHeaders()), .redirected(status: 301, location: "/x")),
-            (.invalidHandshakeResponse("x"), .invalidHandshake),
-            (.invalidUTF8("x"), .protocolViolation),
-            (.messageTooBig(size: 2, limit: 1), .protocolViolation),
-            (.connectionClosed("x"), .connectionLost),
+        let cases: [(WebSocketError, TransportFailure.Kind, httpStatus: Int?, location: String?)] = [
+            (.invalidURL("x"), .invalidRequest, nil, nil),
+            (.transport(.hostNotFound(host: "h", detail: "d")), .hostNotFound, nil, nil),
+            (.transport(.connectionRefused(host: "h", port: 1)), .connectionRefused, nil, nil),
+            (.transport(.connectTimedOut(host: "h", port: 1, seconds: 1)), .timedOut, nil, nil),
+            (.transport(.connectionReset), .connectionLost, nil, nil),
+            (.transport(.proxy(.authenticationRequired(realm: "r", credentialsSent: false))), .proxy, nil, nil),
+            (.handshakeRejected(status: 404, headers: HTTPHeaders(), body: []), .upgradeRejected, 404, nil),
+            (.redirected(status: 301, location: "/x", headers: HTTPHeaders()), .redirected, 301, "/x"),
+            (.redirected(status: 302, location: nil, headers: HTTPHeaders()), .redirected, 302, nil),
+            (.invalidHandshakeResponse("x"), .invalidHandshake, nil, nil),
+            (.invalidUTF8("x"), .protocolViolation, nil, nil),
+            (.messageTooBig(size: 2, limit: 1), .protocolViolation, nil, nil),
+            (.connectionClosed("x"), .connectionLost, nil, nil),
         ]
-        for (error, kind) in cases {
+        for (error, kind, httpStatus, location) in cases {
             let failure = TransportFailure(error)
             XCTAssertEqual(failure.kind, kind, "\(error)")
+            XCTAssertEqual(failure.httpStatus, httpStatus, "\(error)")
+            XCTAssertEqual(failure.location, location, "\(error)")
             XCTAssertEqual(failure.message, error.description)
             XCTAssertEqual(failure.webSocketError, error)
         }
