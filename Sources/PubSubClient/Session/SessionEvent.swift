@@ -37,7 +37,7 @@ public enum SessionEvent: Sendable, Equatable {
 
     /// The server transmitted an event (no reply expected).
     case message(Message)
-    /// The server invoked a procedure; it is answered exactly once (``PubSubClient/procedure(_:bufferSize:onDrop:)``
+    /// The server invoked a procedure; it is answered exactly once (`PubSubClient.procedure(_:)`
     /// hands it out as a ``ProcedureRequest``).
     case request(Request)
     /// A frame that is not a packet.
