@@ -4,7 +4,7 @@ import WireKit
 
 /// The SocketCluster client with async/await: `connect`, `invoke`, `transmit`, channels as
 /// `AsyncStream`s, receivers, procedures and an event stream. Thread-safe: everything runs on
-/// one serial queue around a `ClientSession` (`ClientCore`, shared with `ScClient`).
+/// one serial queue around the sans-I/O session core (the same core `ScClient` runs on).
 public final class PubSubClient: Sendable {
     let core: ClientCore
     /// Every item this client's dropping streams dropped.
