@@ -26,7 +26,7 @@ struct FloodedAppRun {
         let watcher = Task {
             for await event in events {
                 switch event {
-                case .closed(let code, _, _): closes.closed(code)
+                case .closed(let close): closes.closed(close.code.rawValue)
                 case .connected: closes.connected()
                 default: break
                 }

@@ -27,15 +27,13 @@ struct ChatCommand {
             Output.error("demo chat: \(error.message)")
             return 2
         }
-        let client = PubSubClient(
-            configuration: SessionConfiguration(
-                address: address,
-                protocolVersion: pingProtocol,
-                codec: codec.codec,
-                connectTimeout: timeout,
-                ackTimeout: timeout,
-                reconnectPolicy: ReconnectPolicy(initialDelay: .seconds(1), randomness: .seconds(1), maxDelay: .seconds(15))),
-            webSocketOptions: WebSocketOptions(proxy: proxy))
+        var configuration = SessionConfiguration(address: address)
+        configuration.protocolVersion = pingProtocol
+        configuration.codec = codec.codec
+        configuration.connectTimeout = timeout
+        configuration.ackTimeout = timeout
+        configuration.reconnectPolicy = ReconnectPolicy(initialDelay: .seconds(1), randomness: .seconds(1), maxDelay: .seconds(15))
+        let client = PubSubClient(configuration: configuration, webSocketOptions: WebSocketOptions(proxy: proxy))
         let channel = ChatMessage.channel(room: room)
         let me = ChatMessage.newSenderID()
         let say = { (type: ChatMessage.Kind, text: String?) in ChatMessage(type: type, name: name, text: text, from: me).json }
@@ -117,12 +115,13 @@ struct ChatCommand {
     private static func showConnection(_ events: AsyncStream<SessionEvent>, console: Console) async {
         for await event in events {
             switch event {
-            case .disconnected(let code, let reason, _):
-                console.show("* connection lost (\(code)\(reason.isEmpty ? "" : " \(reason.escapedForDisplay)")), reconnecting…")
+            case .disconnected(let close):
+                let reason = close.reason.isEmpty ? "" : " \(close.reason.escapedForDisplay)"
+                console.show("* connection lost (\(close.code.rawValue)\(reason)), reconnecting…")
             case .connected:
                 console.show("* reconnected")
-            case .subscribeFailed(let channel, let error, _):
-                console.show("* could not rejoin \(channel): \(error.message)")
+            case .subscribeFailed(let failure):
+                console.show("* could not rejoin \(failure.channel): \(failure.error.message)")
             default:
                 break
             }

@@ -99,22 +99,24 @@ struct Story {
         let retry = try await alice.events.next("alice's reconnect schedule") {
             if case .reconnectScheduled = $0 { return true } else { return false }
         }
-        if case .disconnected(let code, let reason, _) = lost, case .reconnectScheduled(let delay, _) = retry {
-            step("broker", "closes alice's socket  ⇒ alice: disconnected \(code) \"\(reason.escapedForDisplay)\", reconnect in \(delay) ms")
+        if case .disconnected(let close) = lost, case .reconnectScheduled(let schedule) = retry {
+            step(
+                "broker",
+                "closes alice's socket  ⇒ alice: disconnected \(close.code.rawValue) \"\(close.reason.escapedForDisplay)\", "
+                    + "reconnect in \(milliseconds(schedule.delay)) ms")
         }
         let reconnected = try await alice.events.next("alice's reconnection") {
             if case .connected = $0 { return true } else { return false }
         }
         if case .connected(let info) = reconnected {
-            let elapsed = (ContinuousClock.now - lostAt).components
             step(
                 "alice",
                 "→ #handshake {authToken: \(abbreviated(alice.client.auth.signedToken))} "
-                    + "(automatic, \(elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000) ms later)  "
+                    + "(automatic, \(milliseconds(ContinuousClock.now - lostAt)) ms later)  "
                     + "← new id \(info.id.escapedForDisplay), isAuthenticated \(info.isAuthenticated)")
         }
         _ = try await alice.events.next("alice's resubscription") {
-            if case .subscribed(room, _) = $0 { return true } else { return false }
+            if case .subscribed(let subscription) = $0 { return subscription.channel == room } else { return false }
         }
         step("alice", "→ #subscribe \(room) again (automatic)  ← subscribed")
         try bob.client.publish(room, bob.says(.message, "Welcome back").json)
@@ -147,4 +149,10 @@ struct Story {
         guard let token else { return "none" }
         return token.count > 24 ? "\(token.prefix(24).escapedForDisplay)…" : token.escapedForDisplay
     }
+}
+
+/// Whole milliseconds of `duration`, for the story's lines.
+private func milliseconds(_ duration: Duration) -> Int64 {
+    let parts = duration.components
+    return parts.seconds * 1000 + parts.attoseconds / 1_000_000_000_000_000
 }

@@ -15,12 +15,10 @@ final class StoryUser: Sendable {
     /// A user of the broker at `url`; with `trace`, every text frame is printed as it crosses.
     init(name: String, url: URL, trace: Bool) throws {
         // Reconnect after 200 ms, exactly (no randomness), so the story is quick and repeatable.
-        var configuration = SessionConfiguration(
-            address: try ServerAddress(url: url.absoluteString),
-            ackTimeout: .seconds(5),
-            reconnectPolicy: ReconnectPolicy(
-                initialDelay: .milliseconds(200), randomness: .zero,
-                multiplier: 1.5, maxDelay: .seconds(2)))
+        var configuration = SessionConfiguration(address: try ServerAddress(url: url.absoluteString))
+        configuration.ackTimeout = .seconds(5)
+        configuration.reconnectPolicy = ReconnectPolicy(
+            initialDelay: .milliseconds(200), randomness: .zero, multiplier: 1.5, maxDelay: .seconds(2))
         if trace {
             let label = "        " + name.padding(toLength: 6, withPad: " ", startingAt: 0)
             configuration.frameObserver = { direction, text in

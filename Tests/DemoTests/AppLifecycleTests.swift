@@ -35,8 +35,8 @@ func showConnectionState(of client: PubSubClient, _ show: @escaping @Sendable (S
         for await event in client.events() {
             switch event {
             case .connected: show("online")
-            case .reconnectScheduled(let delay, let attempt): show("reconnecting in \(delay) ms (attempt \(attempt))")
-            case .disconnected(let code, _, _) where code == 1000: show("offline")
+            case .reconnectScheduled(let retry): show("reconnecting in \(retry.delay) (attempt \(retry.attempt))")
+            case .disconnected(let close) where close.code == .normal: show("offline")
             case .authTokenExpiring: show("session expires soon")   // renew with your login procedure
             default: break
             }

@@ -23,7 +23,9 @@ final class DemoPeerTextTests: XCTestCase {
         let line = broker.stdout.split(separator: "\n").first { $0.hasPrefix("broker listening on ") } ?? ""
         let url = String(line.dropFirst("broker listening on ".count).prefix { $0 != " " })
 
-        let client = PubSubClient(configuration: SessionConfiguration(address: try ServerAddress(url: url), autoReconnect: false))
+        var configuration = SessionConfiguration(address: try ServerAddress(url: url))
+        configuration.autoReconnect = false
+        let client = PubSubClient(configuration: configuration)
         let info = try await client.connect()
         await client.close(code: 4321, reason: hostile)
         XCTAssertTrue(broker.waitForOutput("disconnect  \(info.id) 4321 \(escaped)\n"))

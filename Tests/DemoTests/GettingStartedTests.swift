@@ -20,7 +20,7 @@ final class GettingStartedTests: XCTestCase {
                       "no answer to transfer", "ok Optional(\"alice\")", "Optional({\"text\":\"hi\"})"] {
             XCTAssertTrue(lines.contains(exact), "\(exact) not printed in:\n\(lines.joined(separator: "\n"))")
         }
-        XCTAssertTrue(lines.contains { $0.hasPrefix("socket ") && $0.hasSuffix("ping timeout 20000 ms, authenticated: false") }, "\(lines)")
+        XCTAssertTrue(lines.contains { $0.hasPrefix("socket ") && $0.hasSuffix("ping timeout 20.0 seconds authenticated: false") }, "\(lines)")
         XCTAssertTrue(lines.contains { $0.hasPrefix("connected ") }, "\(lines)")
         XCTAssertTrue(lines.contains { $0.hasPrefix("no WebSocket: Connection failed: connection refused") }, "\(lines)")
         XCTAssertTrue(lines.contains { $0.hasPrefix(##"→ {"event":"#handshake","##) }, "\(lines)")
@@ -44,13 +44,13 @@ final class GettingStartedTests: XCTestCase {
         // Docs: let client = try PubSubClient(url: "ws://127.0.0.1:8000/socketcluster/")
         let client = try PubSubClient(url: url)
         let info = try await client.connect()        // returns after the SocketCluster #handshake
-        print("socket", info.id, "ping timeout", info.pingTimeout, "ms, authenticated:", info.isAuthenticated)
+        print("socket", info.id, "ping timeout", info.pingTimeout, "authenticated:", info.isAuthenticated)
 
-        let configuration = SessionConfiguration(
-            address: ServerAddress(hostname: "chat.example.com", secure: true),  // wss://chat.example.com/socketcluster/
-            headers: ["Origin": "https://chat.example.com"],
-            connectTimeout: .seconds(10),
-            ackTimeout: .seconds(5))
+        var configuration = SessionConfiguration(address: ServerAddress(hostname: "chat.example.com", secure: true))
+        // wss://chat.example.com/socketcluster/; every other option starts at its default
+        configuration.headers = ["Origin": "https://chat.example.com"]
+        configuration.connectTimeout = .seconds(10)
+        configuration.ackTimeout = .seconds(5)
         let secureClient = PubSubClient(configuration: configuration)
         XCTAssertEqual(configuration.address.url, "wss://chat.example.com/socketcluster/")
         XCTAssertEqual(secureClient.state, .closed)

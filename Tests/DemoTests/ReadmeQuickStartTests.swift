@@ -16,7 +16,7 @@ final class ReadmeQuickStartTests: XCTestCase {
         broker.procedure("echo") { request in request.data }
         // Docs: let client = try PubSubClient(url: "ws://127.0.0.1:8000/socketcluster/", codec: MinBinPacketCodec())
         let client = try PubSubClient(url: broker.url.absoluteString, codec: MinBinPacketCodec())
-        // or SessionConfiguration(address: …, codec: MinBinPacketCodec())
+        // or: var configuration = SessionConfiguration(address: …); configuration.codec = MinBinPacketCodec()
         try await client.connect()
         let echoed = try await client.invoke("echo", .binary(Data([1, 2, 3])))
         XCTAssertEqual(echoed?.binaryData, Data([1, 2, 3]))
@@ -140,9 +140,11 @@ extension ReadmeQuickStartTests {
         // tls.allowUntrustedCertificatesForTestingOnly = true   // tests only; pins still apply
 
         func connect(_ tls: TLSConfiguration) async throws -> PubSubClient {
+            var configuration = SessionConfiguration(address: try ServerAddress(url: broker.url.absoluteString))
+            configuration.autoReconnect = false
             let client = PubSubClient(
                 // Docs: configuration: SessionConfiguration(address: try ServerAddress(url: "wss://chat.example.com/socketcluster/")),
-                configuration: SessionConfiguration(address: try ServerAddress(url: broker.url.absoluteString), autoReconnect: false),
+                configuration: configuration,
                 webSocketOptions: WebSocketOptions(transportFactory: .tls(tls)))
             do { try await client.connect() }
             catch let error as PubSubError where error.transport?.kind == .tls { print("TLS:", error.message) }   // e.g. pin mismatch, expired certificate

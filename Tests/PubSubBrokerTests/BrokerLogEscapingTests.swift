@@ -13,8 +13,9 @@ final class BrokerLogEscapingTests: XCTestCase {
         let received = AsyncStream<String>.makeStream()
         broker.onDisconnection { _, _, reason in received.continuation.yield(reason) }
         let client = PubSubClient(
-            configuration: SessionConfiguration(
-                address: ServerAddress(hostname: "127.0.0.1", port: broker.port), autoReconnect: false))
+            configuration: configured(SessionConfiguration(address: ServerAddress(hostname: "127.0.0.1", port: broker.port))) {
+                $0.autoReconnect = false
+            })
         try await client.connect()
         await client.close(code: 4321, reason: reason)
 

@@ -17,8 +17,9 @@ final class BrokerLogTests: XCTestCase {
         let capture = LogCapture()
         let broker = try await PubSubBroker.start(port: 0, options: BrokerOptions(logSink: capture.sink()))
         let client = PubSubClient(
-            configuration: SessionConfiguration(
-                address: ServerAddress(hostname: "127.0.0.1", port: broker.port), autoReconnect: false))
+            configuration: configured(SessionConfiguration(address: ServerAddress(hostname: "127.0.0.1", port: broker.port))) {
+                $0.autoReconnect = false
+            })
         let info = try await client.connect()
         let connected = await capture.first(.broker, "socket connected")
         XCTAssertEqual(connected?.level, .info, capture.transcript)

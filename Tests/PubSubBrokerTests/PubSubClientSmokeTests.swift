@@ -16,7 +16,7 @@ final class PubSubClientSmokeTests: XCTestCase {
         let client = try PubSubClient(url: broker.url.absoluteString)
         let handshake = try await client.connect()
         XCTAssertEqual(handshake.id.count, 20)
-        XCTAssertEqual(handshake.pingTimeout, 20_000)
+        XCTAssertEqual(handshake.pingTimeout, .seconds(20))
         XCTAssertFalse(handshake.isAuthenticated)
 
         let echoed = try await client.invoke("echo", ["list": [1, 2, 3], "flag": true])

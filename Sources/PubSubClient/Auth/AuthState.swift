@@ -1,4 +1,8 @@
+import Foundation
+
 /// Whether the socket is authenticated (Protocol.md §9).
+///
+/// This set is closed: a socket is authenticated or it is not.
 public enum AuthState: String, Sendable, Hashable {
     /// The server accepted a token; ``AuthStatus/token`` holds its claims.
     case authenticated
@@ -19,6 +23,12 @@ public struct AuthStatus: Sendable, Equatable {
     /// Not authenticated, no token.
     public static let unauthenticated = AuthStatus(state: .unauthenticated, signedToken: nil, token: nil)
 
-    /// The token's `exp` claim in seconds since 1970, if it has one.
-    public var expiry: Int64? { token?["exp"]?.intValue }
+    /// When the token expires: its `exp` claim (seconds since 1970), if it has one.
+    public var expiry: Date? { Self.expiry(of: token) }
+
+    /// The `exp` claim of a decoded token payload as a date.
+    static func expiry(of token: JSONValue?) -> Date? {
+        guard let seconds = token?["exp"]?.intValue else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
 }

@@ -42,16 +42,16 @@ final class ClientCore: Sendable {
         driver.connect(skip: skip, completion: completion)
     }
 
-    func disconnect(code: UInt16, reason: String) {
-        driver.run { session, now in session.disconnect(code: code, reason: reason, now: now) }
+    func disconnect(code: SocketClusterCloseCode, reason: String) {
+        driver.run { session, now in session.disconnect(code: code.rawValue, reason: reason, now: now) }
     }
 
-    func close(code: UInt16, reason: String) async -> WebSocketCloseInfo? {
-        await driver.disconnectAndWait(code: code, reason: reason)
+    func close(code: SocketClusterCloseCode, reason: String) async -> WebSocketCloseInfo? {
+        await driver.disconnectAndWait(code: code.rawValue, reason: reason)
     }
 
-    func reconnect(code: UInt16, reason: String) {
-        driver.run { session, now in session.reconnect(code: code, reason: reason, now: now) }
+    func reconnect(code: SocketClusterCloseCode, reason: String) {
+        driver.run { session, now in session.reconnect(code: code.rawValue, reason: reason, now: now) }
     }
 
     // MARK: Messages

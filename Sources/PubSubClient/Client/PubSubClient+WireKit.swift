@@ -23,7 +23,9 @@ extension PubSubClient {
     /// A client for a `ws://` or `wss://` URL whose packets `codec` writes and reads
     /// (`MinBinPacketCodec` for a server with `sc-codec-min-bin`).
     public convenience init(url: String, codec: any PacketCodec, tokenStore: any TokenStore = InMemoryTokenStore()) throws(PubSubError) {
-        self.init(configuration: SessionConfiguration(address: try ServerAddress(url: url), codec: codec), tokenStore: tokenStore)
+        var configuration = SessionConfiguration(address: try ServerAddress(url: url))
+        configuration.codec = codec
+        self.init(configuration: configuration, tokenStore: tokenStore)
     }
 
     /// A client for a URL whose handshakes send `authToken` (stored in `tokenStore`, as with
@@ -51,9 +53,9 @@ extension ScClient {
         url: String, codec: any PacketCodec, tokenStore: any TokenStore = InMemoryTokenStore(),
         callbackQueue: DispatchQueue = .main
     ) throws(PubSubError) {
-        self.init(
-            configuration: SessionConfiguration(address: try ServerAddress(url: url), codec: codec), tokenStore: tokenStore,
-            callbackQueue: callbackQueue)
+        var configuration = SessionConfiguration(address: try ServerAddress(url: url))
+        configuration.codec = codec
+        self.init(configuration: configuration, tokenStore: tokenStore, callbackQueue: callbackQueue)
     }
 
     /// A closure-API client for a `ws://` or `wss://` URL; callbacks run on `callbackQueue`.

@@ -4,7 +4,7 @@ import WireKit
 
 /// The SocketCluster client with async/await: `connect`, `invoke`, `transmit`, channels as
 /// `AsyncStream`s, receivers, procedures and an event stream. Thread-safe: everything runs on
-/// one serial queue around a `ClientSession` (`ClientCore`, shared with `ScClient`).
+/// one serial queue around the sans-I/O session core (the same core `ScClient` runs on).
 public final class PubSubClient: Sendable {
     let core: ClientCore
     /// Every item this client's dropping streams dropped.
@@ -72,19 +72,19 @@ public final class PubSubClient: Sendable {
     }
 
     /// Closes with `code` and `reason` (sent to the server) and stops reconnecting.
-    public func disconnect(code: UInt16 = 1000, reason: String = "") { core.disconnect(code: code, reason: reason) }
+    public func disconnect(code: SocketClusterCloseCode = 1000, reason: String = "") { core.disconnect(code: code, reason: reason) }
 
     /// Closes like `disconnect(code:reason:)`, then waits until the WebSocket closing handshake
     /// finished or timed out (`WebSocketOptions.closeTimeout`, default 5 s), so a process may
     /// exit right after without the server seeing 1006. Returns how the WebSocket ended; nil
     /// when no connection was open or opening.
     @discardableResult
-    public func close(code: UInt16 = 1000, reason: String = "") async -> WebSocketCloseInfo? {
+    public func close(code: SocketClusterCloseCode = 1000, reason: String = "") async -> WebSocketCloseInfo? {
         await core.close(code: code, reason: reason)
     }
 
     /// Closes (if needed) and connects again at once.
-    public func reconnect(code: UInt16 = 1000, reason: String = "") { core.reconnect(code: code, reason: reason) }
+    public func reconnect(code: SocketClusterCloseCode = 1000, reason: String = "") { core.reconnect(code: code, reason: reason) }
 
     // MARK: Events and RPC
 

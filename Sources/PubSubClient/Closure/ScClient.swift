@@ -59,9 +59,9 @@ public final class ScClient: Sendable {
                 driver.deliver {
                     switch event {
                     case .connected: basic?.onConnect?(self)
-                    case .connectAbort(let code, let reason, let error):
-                        basic?.onConnectError?(self, CloseInfo(code: code, reason: reason, error: error))
-                    case .authenticated(let token, _): auth?.onSetAuthentication?(self, token)
+                    case .connectAbort(let close):
+                        basic?.onConnectError?(self, CloseInfo(close))
+                    case .authenticated(let authentication): auth?.onSetAuthentication?(self, authentication.signedToken)
                     default: break
                     }
                     if let lost { basic?.onDisconnect?(self, lost) }
@@ -78,13 +78,13 @@ public final class ScClient: Sendable {
     public func connect() { core.connect { _ in } }
 
     /// Closes with `code` (default 1000) and `reason`, and stops reconnecting.
-    public func disconnect(code: UInt16 = 1000, reason: String = "") { core.disconnect(code: code, reason: reason) }
+    public func disconnect(code: SocketClusterCloseCode = 1000, reason: String = "") { core.disconnect(code: code, reason: reason) }
 
     /// Closes like `disconnect(code:reason:)` and waits until the WebSocket closing handshake
     /// finished or timed out (`WebSocketOptions.closeTimeout`, default 5 s). Returns how the
     /// WebSocket ended; nil when no connection was open or opening.
     @discardableResult
-    public func close(code: UInt16 = 1000, reason: String = "") async -> WebSocketCloseInfo? {
+    public func close(code: SocketClusterCloseCode = 1000, reason: String = "") async -> WebSocketCloseInfo? {
         await core.close(code: code, reason: reason)
     }
 
@@ -92,7 +92,7 @@ public final class ScClient: Sendable {
     /// WebSocket closing handshake finished or timed out, with how it ended (nil when no
     /// connection was open or opening).
     public func disconnect(
-        code: UInt16 = 1000, reason: String = "",
+        code: SocketClusterCloseCode = 1000, reason: String = "",
         completion: @escaping @Sendable (WebSocketCloseInfo?) -> Void
     ) {
         let core = self.core
@@ -104,7 +104,7 @@ public final class ScClient: Sendable {
     }
 
     /// Closes (if needed) with `code` and `reason`, and connects again at once.
-    public func reconnect(code: UInt16 = 1000, reason: String = "") { core.reconnect(code: code, reason: reason) }
+    public func reconnect(code: SocketClusterCloseCode = 1000, reason: String = "") { core.reconnect(code: code, reason: reason) }
 
     /// True once the SocketCluster handshake completed (not merely the WebSocket open).
     public func isConnected() -> Bool { core.state == .open }
@@ -305,8 +305,8 @@ public final class ScClient: Sendable {
 /// socketcluster-client-swift compatibility contract, so what a close may tell later comes as new
 /// fields here.
 public struct CloseInfo: Sendable, Equatable {
-    /// The close code (raw, 4000–4999 included).
-    public var code: UInt16
+    /// The close code (any value, 4000–4999 included).
+    public var code: SocketClusterCloseCode
     /// The close reason, or the standard text when the close frame had none.
     public var reason: String
     /// Why the WebSocket failed, when it did (refused, unknown host, HTTP status of a rejected
@@ -314,10 +314,15 @@ public struct CloseInfo: Sendable, Equatable {
     /// WireKit driver, its `webSocketError` is WireKit's full typed reason.
     public var error: TransportFailure?
     /// A code, reason and transport error.
-    public init(code: UInt16, reason: String, error: TransportFailure? = nil) {
+    public init(code: SocketClusterCloseCode, reason: String, error: TransportFailure? = nil) {
         self.code = code
         self.reason = reason
         self.error = error
+    }
+
+    /// The close a session event reported.
+    init(_ close: SessionEvent.Close) {
+        self.init(code: close.code, reason: close.reason, error: close.error)
     }
 }
 
@@ -373,15 +378,15 @@ final class ScListeners: @unchecked Sendable {
     func authenticationChange(for event: SessionEvent) -> Bool? {
         switch event {
         case .connected(let info): return info.isAuthenticated
-        case .authStateChanged(_, let new, _, _, byHandshake: false): return new == .authenticated
+        case .authStateChanged(let change) where !change.byHandshake: return change.new == .authenticated
         default: return nil
         }
     }
 
     /// What `onDisconnect` gets for `event`, if anything.
     func lostConnection(for event: SessionEvent) -> CloseInfo? {
-        guard case .disconnected(let code, let reason, let error) = event else { return nil }
-        return CloseInfo(code: code, reason: reason, error: error)
+        guard case .disconnected(let close) = event else { return nil }
+        return CloseInfo(close)
     }
 
     var any: (@Sendable (ScClient, SessionEvent) -> Void)? {

@@ -76,10 +76,10 @@ final class EventRouter: @unchecked Sendable {
 
     func route(_ event: SessionEvent) {
         switch event {
-        case .message(let name, let data):
-            for receiver in receivers[name] ?? [] { receiver.handler(data) }
-        case .publication(let channel, let data):
-            for consumer in channels[channel] ?? [] { consumer.handler(data) }
+        case .message(let message):
+            for receiver in receivers[message.event] ?? [] { receiver.handler(message.data) }
+        case .publication(let publication):
+            for consumer in channels[publication.channel] ?? [] { consumer.handler(publication.data) }
         default:
             break
         }

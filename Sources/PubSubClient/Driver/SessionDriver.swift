@@ -91,8 +91,8 @@ final class SessionDriver: @unchecked Sendable {
         sessionLog = SessionLog(sink: configuration.logSink, server: configuration.address.tokenKeyHost)
         var loadError: PubSubError?
         var stored: String?
-        do { stored = try tokenStore.loadToken(name: configuration.authTokenName) } catch {
-            loadError = .tokenStore("loading \(configuration.authTokenName): \(error)")
+        do { stored = try tokenStore.loadToken(name: configuration.tokenName) } catch {
+            loadError = .tokenStore("loading \(configuration.tokenName): \(error)")
         }
         session = ClientSession(configuration: configuration, storedToken: stored)
         queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
@@ -353,13 +353,13 @@ final class SessionDriver: @unchecked Sendable {
                 broadcast(.error(.tokenStore("removing \(name): \(error)")))
             }
         case .event(let event):
-            if case .request(let name, let data, let id) = event {
-                let handled = router.handleRequest(name, data, id)
+            if case .request(let request) = event {
+                let handled = router.handleRequest(request.event, request.data, request.id)
                 if !handled {
                     let error = RemoteError(
                         name: "UnhandledRequestError",
-                        message: "The client has no handler for procedure \(name)")
-                    try? session.respond(to: id, with: .failure(error), now: now)
+                        message: "The client has no handler for procedure \(request.event)")
+                    try? session.respond(to: request.id, with: .failure(error), now: now)
                 }
             }
             watchTokenExpiry(event)
@@ -370,19 +370,20 @@ final class SessionDriver: @unchecked Sendable {
     /// Arms a wall-clock timer that reports `authTokenExpiring` shortly before the token's `exp`.
     private func watchTokenExpiry(_ event: SessionEvent) {
         switch event {
-        case .authenticated(let signedToken, let token):
+        case .authenticated(let authentication):
             expiryTimer?.cancel()
             expiryTimer = nil
-            guard let expiry = token?["exp"]?.intValue else { return }
+            let signedToken = authentication.signedToken
+            guard let expiry = AuthStatus.expiry(of: authentication.token) else { return }
             let warning = Double(session.configuration.tokenExpiryWarning.wholeMilliseconds) / 1000
-            let fireAt = Double(expiry) - warning
+            let fireAt = expiry.timeIntervalSince1970 - warning
             let delay = max(0, fireAt - Date().timeIntervalSince1970)
             guard delay < Double(Int32.max) else { return }
             let source = DispatchSource.makeTimerSource(queue: queue)
             source.schedule(wallDeadline: .now() + delay)
             source.setEventHandler { [weak self] in
                 guard let self, self.session.auth.signedToken == signedToken else { return }
-                self.broadcast(.authTokenExpiring(signedToken: signedToken, expiresAt: expiry))
+                self.broadcast(.authTokenExpiring(.init(signedToken: signedToken, expiresAt: expiry)))
             }
             expiryTimer = source
             source.resume()

@@ -13,7 +13,7 @@ struct SessionLog {
     /// The socket id of the current connection, once its handshake completed.
     private var socketID: String?
     /// The last close, for the reconnect decision that follows it.
-    private var lastClose: (code: UInt16, reason: String, error: TransportFailure?)?
+    private var lastClose: SessionEvent.Close?
 
     init(sink: LogSink, server: String) {
         self.sink = sink
@@ -27,19 +27,19 @@ struct SessionLog {
         return metadata
     }
 
-    private func closeMetadata(code: UInt16, reason: String, error: TransportFailure?) -> [String: String] {
-        var extra = ["code": String(code)]
-        let error = error?.description
-        if !reason.isEmpty, reason != error { extra["reason"] = reason.escapedForDisplay }
+    private func closeMetadata(_ close: SessionEvent.Close) -> [String: String] {
+        var extra = ["code": String(close.code.rawValue)]
+        let error = close.error?.description
+        if !close.reason.isEmpty, close.reason != error { extra["reason"] = close.reason.escapedForDisplay }
         if let error { extra["error"] = error }
         return metadata(extra)
     }
 
-    /// The delay (milliseconds) and attempt of a reconnect decision, and the close that caused it.
-    private func reconnectMetadata(delay: Int64, attempt: Int) -> [String: String] {
-        var extra = lastClose.map { closeMetadata(code: $0.code, reason: $0.reason, error: $0.error) } ?? metadata([:])
-        extra["delay_ms"] = String(delay)
-        extra["attempt"] = String(attempt)
+    /// The delay (as `delay_ms`, milliseconds) and attempt of a reconnect decision, and the close that caused it.
+    private func reconnectMetadata(_ retry: SessionEvent.ReconnectSchedule) -> [String: String] {
+        var extra = lastClose.map { closeMetadata($0) } ?? metadata([:])
+        extra["delay_ms"] = String(retry.delay.wholeMilliseconds)
+        extra["attempt"] = String(retry.attempt)
         return extra
     }
 
@@ -47,23 +47,21 @@ struct SessionLog {
     mutating func record(_ event: SessionEvent) {
         switch event {
         case .connecting(let attempt):
-            sink.log(.debug, .session, "connecting", metadata: metadata(["attempt": String(attempt)]))
+            sink.log(.debug, .session, "connecting", metadata: metadata(["attempt": String(attempt.attempt)]))
         case .connected(let info):
             socketID = info.id
             sink.log(.info, .session, "connected", metadata: metadata(["authenticated": String(info.isAuthenticated)]))
-        case .connectAbort(let code, let reason, let error):
-            lastClose = (code, reason, error)
+        case .connectAbort(let close):
+            lastClose = close
+            sink.log(.warning, .session, "connection attempt failed", metadata: closeMetadata(close))
+        case .disconnected(let close):
+            lastClose = close
             sink.log(
-                .warning, .session, "connection attempt failed",
-                metadata: closeMetadata(code: code, reason: reason, error: error))
-        case .disconnected(let code, let reason, let error):
-            lastClose = (code, reason, error)
-            sink.log(
-                code == 1000 && error == nil ? .info : .warning, .session, "disconnected",
-                metadata: closeMetadata(code: code, reason: reason, error: error))
+                close.code == .normal && close.error == nil ? .info : .warning, .session, "disconnected",
+                metadata: closeMetadata(close))
             socketID = nil
-        case .reconnectScheduled(let delay, let attempt):
-            sink.log(.info, .session, "reconnecting", metadata: reconnectMetadata(delay: delay, attempt: attempt))
+        case .reconnectScheduled(let retry):
+            sink.log(.info, .session, "reconnecting", metadata: reconnectMetadata(retry))
         case .error(let error) where error.code == .handshakeRejected:
             sink.log(
                 .warning, .session, "handshake rejected",

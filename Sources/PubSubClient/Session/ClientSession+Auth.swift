@@ -5,7 +5,7 @@ extension ClientSession {
     /// Protocol.md §9). Completes with `{isAuthenticated, authError}` from the server, or fails with
     /// the server's error (the client is then unauthenticated), a timeout or a bad connection
     /// (auth state unchanged). Queued while not open.
-    public mutating func authenticate(_ signedToken: String, ackTimeout: Duration? = nil, now: MonotonicInstant) -> CallID {
+    package mutating func authenticate(_ signedToken: String, ackTimeout: Duration? = nil, now: MonotonicInstant) -> CallID {
         let call = makeCallID()
         let timeout = ackTimeout ?? configuration.ackTimeout
         do {
@@ -22,7 +22,7 @@ extension ClientSession {
 
     /// Deletes the stored token, tells the server with a `#removeAuthToken` transmit (unless
     /// closed), and becomes unauthenticated (Protocol.md §9).
-    public mutating func deauthenticate(now: MonotonicInstant) {
+    package mutating func deauthenticate(now: MonotonicInstant) {
         removeStoredToken()
         if state != .closed {
             try? submit(
@@ -34,12 +34,12 @@ extension ClientSession {
 
     /// Puts `signedToken` in the token store (nil removes it) so the next handshake sends it;
     /// the current connection is not re-authenticated (use `authenticate` for that).
-    public mutating func setTokenForNextHandshake(_ signedToken: String?, now: MonotonicInstant) {
+    package mutating func setTokenForNextHandshake(_ signedToken: String?, now: MonotonicInstant) {
         if let signedToken { saveToken(signedToken) } else { removeStoredToken() }
     }
 
     /// The token the next handshake will send (the token store's copy).
-    public var tokenForNextHandshake: String? { storedToken }
+    package var tokenForNextHandshake: String? { storedToken }
 
     // MARK: Internals
 
@@ -77,14 +77,14 @@ extension ClientSession {
 
     mutating func saveToken(_ token: String) {
         storedToken = token
-        actions.append(.saveToken(name: configuration.authTokenName, token: token))
+        actions.append(.saveToken(name: configuration.tokenName, token: token))
     }
 
     mutating func removeStoredToken() {
         let old = storedToken
         storedToken = nil
-        actions.append(.removeToken(name: configuration.authTokenName))
-        emit(.authTokenRemoved(oldSignedToken: old))
+        actions.append(.removeToken(name: configuration.tokenName))
+        emit(.authTokenRemoved(.init(oldSignedToken: old)))
     }
 
     /// Protocol.md §9: pending `waitForAuth` subscriptions go out before `authStateChange`;
@@ -97,10 +97,11 @@ extension ClientSession {
             processPendingSubscriptions()
             emit(
                 .authStateChanged(
-                    old: old, new: .authenticated, signedToken: signedToken, token: decoded,
-                    byHandshake: byHandshake))
+                    .init(
+                        old: old, new: .authenticated, signedToken: signedToken, token: decoded,
+                        byHandshake: byHandshake)))
         }
-        emit(.authenticated(signedToken: signedToken, token: decoded))
+        emit(.authenticated(.init(signedToken: signedToken, token: decoded)))
     }
 
     mutating func becomeUnauthenticated(byHandshake: Bool = false) {
@@ -112,8 +113,9 @@ extension ClientSession {
         auth = .unauthenticated
         emit(
             .authStateChanged(
-                old: .authenticated, new: .unauthenticated, signedToken: nil, token: nil,
-                byHandshake: byHandshake))
-        emit(.deauthenticated(oldSignedToken: old.signedToken, oldToken: old.token))
+                .init(
+                    old: .authenticated, new: .unauthenticated, signedToken: nil, token: nil,
+                    byHandshake: byHandshake)))
+        emit(.deauthenticated(.init(oldSignedToken: old.signedToken, oldToken: old.token)))
     }
 }

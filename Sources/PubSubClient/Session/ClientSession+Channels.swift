@@ -4,7 +4,7 @@ extension ClientSession {
     /// Subscribes to `channel` (Protocol.md §8): it becomes pending, and `#subscribe` (always an
     /// invoke) goes out when open, authenticated if `waitForAuth`, and nothing is in flight for
     /// it. Subscribing again replaces the options and sends nothing.
-    public mutating func subscribe(
+    package mutating func subscribe(
         _ channel: String, options: SubscriptionOptions = SubscriptionOptions(),
         now: MonotonicInstant
     ) {
@@ -14,7 +14,7 @@ extension ClientSession {
 
     /// `subscribe` whose call completes when the server confirms (`.success(nil)`) or refuses
     /// the current attempt, or the connection drops before it answers.
-    public mutating func subscribeWithAck(
+    package mutating func subscribeWithAck(
         _ channel: String, options: SubscriptionOptions = SubscriptionOptions(),
         now: MonotonicInstant
     ) -> CallID {
@@ -31,7 +31,7 @@ extension ClientSession {
 
     /// Unsubscribes locally at once and, when open, sends `#unsubscribe` as a transmit with the
     /// bare channel name (Protocol.md §8). An in-flight subscribe answer is then ignored.
-    public mutating func unsubscribe(_ channel: String, now: MonotonicInstant) {
+    package mutating func unsubscribe(_ channel: String, now: MonotonicInstant) {
         guard removeChannel(channel) else { return }
         if state == .open {
             send(.transmit(event: BuiltInEvent.unsubscribe, data: .string(decorate(channel))))
@@ -41,7 +41,7 @@ extension ClientSession {
     /// `unsubscribe` sent as an invoke, which the server acknowledges (or refuses with a
     /// `BrokerError` when the socket was not subscribed). When not open, the server holds no
     /// subscription for this client, so the call succeeds at once.
-    public mutating func unsubscribeWithAck(_ channel: String, ackTimeout: Duration? = nil, now: MonotonicInstant) -> CallID {
+    package mutating func unsubscribeWithAck(_ channel: String, ackTimeout: Duration? = nil, now: MonotonicInstant) -> CallID {
         let call = makeCallID()
         removeChannel(channel)
         if state == .open {
@@ -59,12 +59,12 @@ extension ClientSession {
     }
 
     /// Publishes without an ack (a `#publish` transmit). Queued while not open.
-    public mutating func publish(_ channel: String, data: JSONValue?, now: MonotonicInstant) throws(PubSubError) {
+    package mutating func publish(_ channel: String, data: JSONValue?, now: MonotonicInstant) throws(PubSubError) {
         try transmit(BuiltInEvent.publish, data: publishPayload(channel, data), now: now)
     }
 
     /// Publishes with an ack (a `#publish` invoke); completes when the server accepted it.
-    public mutating func publishWithAck(
+    package mutating func publishWithAck(
         _ channel: String, data: JSONValue?, ackTimeout: Duration? = nil,
         now: MonotonicInstant
     ) -> CallID {
@@ -72,13 +72,13 @@ extension ClientSession {
     }
 
     /// The state of `channel` (unsubscribed when unknown).
-    public func channelState(_ channel: String) -> ChannelState { channels.state(of: channel) }
+    package func channelState(_ channel: String) -> ChannelState { channels.state(of: channel) }
 
     /// The options `channel` was subscribed with, if it is pending or subscribed.
-    public func channelOptions(_ channel: String) -> SubscriptionOptions? { channels.channel(channel)?.options }
+    package func channelOptions(_ channel: String) -> SubscriptionOptions? { channels.channel(channel)?.options }
 
     /// Subscribed channels, plus pending ones when `includePending`, in subscription order.
-    public func subscriptions(includePending: Bool = false) -> [String] { channels.names(includePending: includePending) }
+    package func subscriptions(includePending: Bool = false) -> [String] { channels.names(includePending: includePending) }
 
     // MARK: Internals
 
@@ -109,7 +109,7 @@ extension ClientSession {
                     deadline: nil))
             channels.markSubscribeSent(channel.name, cid: cid)
             send(.invoke(event: BuiltInEvent.subscribe, data: .object(payload), cid: cid))
-            emit(.subscribeRequested(channel: channel.name, options: channel.options))
+            emit(.subscribeRequested(.init(channel: channel.name, options: channel.options)))
         }
     }
 
@@ -117,8 +117,8 @@ extension ClientSession {
         switch result {
         case .success:
             guard let channel = channels.subscribeSucceeded(name, cid: cid) else { return }
-            emit(.channelStateChanged(channel: name, old: .pending, new: .subscribed))
-            emit(.subscribed(channel: name, options: channel.options))
+            emit(.channelStateChanged(.init(channel: name, old: .pending, new: .subscribed)))
+            emit(.subscribed(.init(channel: name, options: channel.options)))
             for waiter in channel.waiters { complete(waiter, .success(nil)) }
         case .failure(let remote):
             let error = PubSubError.remote(remote)
@@ -126,10 +126,10 @@ extension ClientSession {
             case .ignored:
                 return
             case .removed(let channel):
-                emit(.subscribeFailed(channel: name, error: error, willRetry: false))
+                emit(.subscribeFailed(.init(channel: name, error: error, willRetry: false)))
                 for waiter in channel.waiters { complete(waiter, .failure(error)) }
             case .keptPending(let channel):
-                emit(.subscribeFailed(channel: name, error: error, willRetry: true))
+                emit(.subscribeFailed(.init(channel: name, error: error, willRetry: true)))
                 for waiter in channel.waiters { complete(waiter, .failure(error)) }
             }
         }
@@ -142,15 +142,15 @@ extension ClientSession {
         guard let removed = channels.remove(name) else { return false }
         for waiter in removed.waiters { complete(waiter, .failure(.channelClosed(channel: name))) }
         if removed.state == .subscribed {
-            emit(.channelStateChanged(channel: name, old: .subscribed, new: .unsubscribed))
-            emit(.unsubscribed(channel: name))
+            emit(.channelStateChanged(.init(channel: name, old: .subscribed, new: .unsubscribed)))
+            emit(.unsubscribed(.init(channel: name)))
         }
         return true
     }
 
     mutating func kickOut(channel name: String, message: String?) {
         guard channels.channel(name) != nil else { return }
-        emit(.kickedOut(channel: name, message: message))
+        emit(.kickedOut(.init(channel: name, message: message)))
         removeChannel(name)
     }
 }

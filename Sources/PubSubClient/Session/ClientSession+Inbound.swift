@@ -75,11 +75,11 @@ extension ClientSession {
                     reason: "InvalidResponseError: \(error.message)", now: now)
                 return
             }
-            let info = response
+            let info = HandshakeInfo(response)
             guard case .connecting(var link) = connection else { return }
             let connectCalls = link.connectCalls
             link.connectCalls = []
-            ping.start(timeout: info.pingTimeout, now: now)
+            ping.start(timeout: response.pingTimeout, now: now)
             transition(to: .open(link, info))
             if info.isAuthenticated, let token = link.handshakeToken {
                 becomeAuthenticated(signedToken: token, byHandshake: true)
@@ -103,7 +103,7 @@ extension ClientSession {
             }
             let name = undecorate(channel)
             if channels.state(of: name) != .unsubscribed {
-                emit(.publication(channel: name, data: data?["data"]))
+                emit(.publication(.init(channel: name, data: data?["data"])))
             }
         case BuiltInEvent.kickOut:
             guard let channel = data?["channel"]?.stringValue else {
@@ -120,7 +120,7 @@ extension ClientSession {
         case BuiltInEvent.removeAuthToken:
             removeTokenOnServerRequest()
         default:
-            emit(.message(event: event, data: data))
+            emit(.message(.init(event: event, data: data)))
         }
     }
 
@@ -145,7 +145,7 @@ extension ClientSession {
             guard let transport = connection.link?.transport else { return }
             let request = ServerRequestID(connection: transport.rawValue, cid: cid, cidText: cidText)
             updateLink { $0.openRequests.insert(request) }
-            emit(.request(event: event, data: data, id: request))
+            emit(.request(.init(event: event, data: data, id: request)))
         }
     }
 
@@ -165,7 +165,7 @@ extension ClientSession {
 
     /// Answers a server invoke, exactly once: a second answer throws `alreadyResponded`, an
     /// answer after its connection ended throws `requestExpired`.
-    public mutating func respond(
+    package mutating func respond(
         to request: ServerRequestID, with result: Result<JSONValue?, RemoteError>,
         now: MonotonicInstant
     ) throws(PubSubError) {
@@ -178,7 +178,7 @@ extension ClientSession {
     }
 
     /// Whether the server request is still waiting for its answer.
-    public func isAwaitingResponse(_ request: ServerRequestID) -> Bool {
+    package func isAwaitingResponse(_ request: ServerRequestID) -> Bool {
         guard let link = connection.link else { return false }
         return link.transport.rawValue == request.connection && link.openRequests.contains(request)
     }

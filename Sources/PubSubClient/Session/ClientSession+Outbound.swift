@@ -4,7 +4,7 @@ extension ClientSession {
     /// Sends an event with no reply expected (no `cid`; `data` omitted when nil). While not
     /// open it is queued (a closed client starts connecting) and dropped with an error event
     /// if it cannot be sent within `ackTimeout`. Throws `outboundQueueFull` if it cannot be queued.
-    public mutating func transmit(
+    package mutating func transmit(
         _ event: String, data: JSONValue?, ackTimeout: Duration? = nil,
         now: MonotonicInstant
     ) throws(PubSubError) {
@@ -15,7 +15,7 @@ extension ClientSession {
     /// Calls a server procedure. The returned call completes exactly once: with the server's
     /// data, its error (`.remote`), `.timeout` after `ackTimeout` (counted from now, queue time
     /// included) or `.badConnection` if the connection ends first.
-    public mutating func invoke(
+    package mutating func invoke(
         _ event: String, data: JSONValue?, ackTimeout: Duration? = nil,
         now: MonotonicInstant
     ) -> CallID {
@@ -32,7 +32,7 @@ extension ClientSession {
     /// Cancels a call that has not completed: it leaves the outbound queue or the ack registry
     /// and completes with `.cancelled`; a later answer from the server is ignored. No-op for a
     /// completed call, or a subscribe with ack (the subscription itself is not a call).
-    public mutating func cancel(_ call: CallID, now: MonotonicInstant) {
+    package mutating func cancel(_ call: CallID, now: MonotonicInstant) {
         func owns(_ purpose: CallPurpose) -> Bool {
             switch purpose {
             case .user(let id), .authenticate(let id, _): return id == call
@@ -56,13 +56,13 @@ extension ClientSession {
 
     /// From now on packets (responses included, pongs and `#handshake` excluded) are collected
     /// until `flushBatch()` or `cancelBatch()`.
-    public mutating func startBatch() {
+    package mutating func startBatch() {
         if batch == nil { batch = Batch() }
     }
 
     /// Sends the collected packets as one batch frame (a JSON array, or the codec's) and stops
     /// batching.
-    public mutating func flushBatch() {
+    package mutating func flushBatch() {
         guard let packets = batch?.packets else { return }
         batch = nil
         if !packets.isEmpty { sendMessage(configuration.codec.encodeBatch(packets)) }
@@ -70,7 +70,7 @@ extension ClientSession {
 
     /// Discards the collected packets and stops batching. Invokes among them complete with
     /// `batchCancelled`; channel subscriptions among them are sent again.
-    public mutating func cancelBatch() {
+    package mutating func cancelBatch() {
         guard let cids = batch.map({ Set($0.cids) }) else { return }
         batch = nil
         for call in acks.remove(where: { cids.contains($0.cid) }) {

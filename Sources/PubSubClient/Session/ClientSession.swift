@@ -11,13 +11,13 @@
 /// drains it with `nextAction()` until nil, then arms one timer for `nextDeadline` and calls
 /// `timeElapsed(now:)` when it fires. Timers fire there (and in `networkBecameAvailable`) only:
 /// other inputs use `now` to set new deadlines and never have to run overdue ones first.
-public struct ClientSession: Sendable {
+package struct ClientSession: Sendable {
     /// The options this session was created with.
-    public let configuration: SessionConfiguration
+    package let configuration: SessionConfiguration
     /// Current authentication.
-    public internal(set) var auth: AuthStatus = .unauthenticated
+    package internal(set) var auth: AuthStatus = .unauthenticated
     /// Failed connection attempts since the last successful handshake.
-    public internal(set) var connectAttempts = 0
+    package internal(set) var connectAttempts = 0
 
     /// The connection and what exists only in its phase.
     var connection: Connection = .closed(reconnectAt: nil)
@@ -33,9 +33,9 @@ public struct ClientSession: Sendable {
     var actions = ActionQueue<SessionAction>()
 
     /// A closed session. `storedToken` is what the token store holds under
-    /// `configuration.authTokenName` (the driver loads it once; the session keeps it in sync
+    /// `configuration.tokenName` (the driver loads it once; the session keeps it in sync
     /// through `saveToken` / `removeToken` actions).
-    public init(configuration: SessionConfiguration, storedToken: String? = nil) {
+    package init(configuration: SessionConfiguration, storedToken: String? = nil) {
         self.configuration = configuration
         self.storedToken = storedToken
         outbound = OutboundQueue(
@@ -45,16 +45,16 @@ public struct ClientSession: Sendable {
     }
 
     /// Current connection state.
-    public var state: ConnectionState { connection.state }
+    package var state: ConnectionState { connection.state }
     /// The handshake response of the current connection, while open.
-    public var handshake: HandshakeInfo? {
+    package var handshake: HandshakeInfo? {
         if case .open(_, let info) = connection { return info }
         return nil
     }
     /// Server-assigned socket id while open.
-    public var socketID: String? { handshake?.id }
+    package var socketID: String? { handshake?.id }
     /// When the scheduled reconnect happens, if one is scheduled.
-    public var reconnectDeadline: MonotonicInstant? {
+    package var reconnectDeadline: MonotonicInstant? {
         if case .closed(let reconnectAt) = connection { return reconnectAt }
         return nil
     }
@@ -62,10 +62,10 @@ public struct ClientSession: Sendable {
     // MARK: Outputs
 
     /// The next action the inputs so far asked for, in order; nil when all were taken.
-    public mutating func nextAction() -> SessionAction? { actions.next() }
+    package mutating func nextAction() -> SessionAction? { actions.next() }
 
     /// When `timeElapsed(now:)` must be called next, if any timer runs.
-    public var nextDeadline: MonotonicInstant? {
+    package var nextDeadline: MonotonicInstant? {
         // Called on every input, so no intermediate array.
         func earlier(_ a: MonotonicInstant?, _ b: MonotonicInstant?) -> MonotonicInstant? {
             guard let a else { return b }
@@ -78,15 +78,15 @@ public struct ClientSession: Sendable {
     }
 
     /// Invokes written and not answered yet.
-    public var pendingCallCount: Int { acks.count }
+    package var pendingCallCount: Int { acks.count }
     /// Calls waiting in the outbound queue.
-    public var queuedCallCount: Int { outbound.count }
+    package var queuedCallCount: Int { outbound.count }
     /// The cid the next invoke will carry (never reset).
-    public var nextCid: Int64 { acks.nextCid }
+    package var nextCid: Int64 { acks.nextCid }
     /// Whether outgoing packets are being collected into a batch.
-    public var isBatching: Bool { batch != nil }
-    /// The server's ping timeout in ms once open, else the connect timeout.
-    public var pingTimeout: Int64 { ping.timeout }
+    package var isBatching: Bool { batch != nil }
+    /// The server's ping timeout once open, else the connect timeout.
+    package var pingTimeout: Duration { .milliseconds(ping.timeout) }
 
     // MARK: Connection control
 
@@ -96,7 +96,7 @@ public struct ClientSession: Sendable {
     /// may follow): `transport` when the WebSocket failed, else `connectionFailed` (the server
     /// closed it, the handshake was rejected or timed out, `disconnect`, `reconnect`).
     @discardableResult
-    public mutating func connect(now: MonotonicInstant) -> CallID {
+    package mutating func connect(now: MonotonicInstant) -> CallID {
         let id = makeCallID()
         if let info = handshake {
             completeConnect(id, .success(info))
@@ -109,7 +109,7 @@ public struct ClientSession: Sendable {
 
     /// Closes with `code` (default 1000) and `reason`, and stops reconnecting. If already
     /// closed, cancels a scheduled reconnect and fails calls still queued for it.
-    public mutating func disconnect(code: UInt16 = 1000, reason: String = "", now: MonotonicInstant) {
+    package mutating func disconnect(code: UInt16 = 1000, reason: String = "", now: MonotonicInstant) {
         if case .closed = connection {
             connection = .closed(reconnectAt: nil)
             failQueued(kind: .disconnect, code: code, reason: reason)
@@ -119,7 +119,7 @@ public struct ClientSession: Sendable {
     }
 
     /// `disconnect(code:reason:)` then `connect` (Protocol.md §11).
-    public mutating func reconnect(code: UInt16 = 1000, reason: String = "", now: MonotonicInstant) {
+    package mutating func reconnect(code: UInt16 = 1000, reason: String = "", now: MonotonicInstant) {
         if case .closed = connection {
             connection = .closed(reconnectAt: nil)
         } else {
@@ -131,21 +131,21 @@ public struct ClientSession: Sendable {
     /// The network came back (e.g. a network-path monitor reported it): a scheduled reconnect
     /// happens now instead of after its back-off delay. Also runs due timers, so a connection
     /// that went stale while the app was suspended is noticed at once.
-    public mutating func networkBecameAvailable(now: MonotonicInstant) {
+    package mutating func networkBecameAvailable(now: MonotonicInstant) {
         fireTimers(now: now)
         if case .closed(reconnectAt: _?) = connection { startConnecting(now: now) }
     }
 
     /// Fires every timer due at `now`: connect timeout (4007), ping timeout (4000), handshake
     /// timeout (4003), call timeouts, queued-call timeouts, scheduled reconnect.
-    public mutating func timeElapsed(now: MonotonicInstant) {
+    package mutating func timeElapsed(now: MonotonicInstant) {
         fireTimers(now: now)
     }
 
     // MARK: Transport events
 
     /// The WebSocket `id` is open: sends `#handshake` as the first frame.
-    public mutating func transportOpened(_ id: TransportID, now: MonotonicInstant) {
+    package mutating func transportOpened(_ id: TransportID, now: MonotonicInstant) {
         guard case .connecting(var link) = connection, link.transport == id, !link.isOpen else { return }
         link.isOpen = true
         link.openDeadline = nil
@@ -162,7 +162,7 @@ public struct ClientSession: Sendable {
     }
 
     /// A text frame arrived on transport `id`.
-    public mutating func transportReceived(text: String, from id: TransportID, now: MonotonicInstant) {
+    package mutating func transportReceived(text: String, from id: TransportID, now: MonotonicInstant) {
         guard isCurrentAndOpen(id) else { return }
         if let pong = ping.pong(for: text) {
             ping.restart(now: now)
@@ -183,7 +183,7 @@ public struct ClientSession: Sendable {
 
     /// A binary frame arrived on transport `id`: the packets of a binary codec
     /// (`SessionConfiguration.codec`); with the JSON codec a raw message (Protocol.md §1).
-    public mutating func transportReceived(binary: [UInt8], from id: TransportID, now: MonotonicInstant) {
+    package mutating func transportReceived(binary: [UInt8], from id: TransportID, now: MonotonicInstant) {
         guard isCurrentAndOpen(id) else { return }
         let packets = binary.withUnsafeBufferPointer { receivedPackets($0, kind: .binary) }
         guard let packets else {
@@ -217,7 +217,7 @@ public struct ClientSession: Sendable {
     /// `.timedOut`: TCP connect, proxy, upgrade) ends the attempt exactly as the session's
     /// `connectTimeout` does: 4007 "Client connection establishment timed out", with no `error`.
     /// Its timers and the session's measure the same wait, so which fires first must not show.
-    public mutating func transportClosed(
+    package mutating func transportClosed(
         _ id: TransportID, code: UInt16, reason: String, error: TransportFailure? = nil,
         now: MonotonicInstant
     ) {
@@ -272,7 +272,7 @@ public struct ClientSession: Sendable {
     mutating func transition(to new: Connection) {
         let old = connection.state
         connection = new
-        if old != new.state { emit(.stateChanged(old: old, new: new.state)) }
+        if old != new.state { emit(.stateChanged(.init(old: old, new: new.state))) }
     }
 
     mutating func startConnecting(now: MonotonicInstant) {
@@ -280,7 +280,7 @@ public struct ClientSession: Sendable {
         nextTransportNumber += 1
         let id = TransportID(rawValue: nextTransportNumber)
         transition(to: .connecting(Link(transport: id, openDeadline: now + configuration.connectTimeout)))
-        emit(.connecting(attempt: connectAttempts))
+        emit(.connecting(.init(attempt: connectAttempts)))
         actions.append(.openTransport(id: id, url: configuration.address.url, headers: configuration.headers))
     }
 
@@ -337,8 +337,8 @@ public struct ClientSession: Sendable {
             let error = PubSubError.badConnection(event: BuiltInEvent.subscribe, kind: kind, code: code, reason: reportedReason)
             for waiter in channel.waiters { complete(waiter, .failure(error)) }
             if channel.state == .subscribed {
-                emit(.channelStateChanged(channel: channel.name, old: .subscribed, new: .pending))
-                emit(.unsubscribed(channel: channel.name))
+                emit(.channelStateChanged(.init(channel: channel.name, old: .subscribed, new: .pending)))
+                emit(.unsubscribed(.init(channel: channel.name)))
             }
         }
         let connectCalls = connection.link?.connectCalls ?? []
@@ -348,11 +348,9 @@ public struct ClientSession: Sendable {
             let failure: PubSubError = error.map { .transport($0) } ?? .connectionFailed(code: code, reason: reportedReason)
             for call in connectCalls { completeConnect(call, .failure(failure)) }
         }
-        emit(
-            wasOpen
-                ? .disconnected(code: code, reason: reportedReason, error: error)
-                : .connectAbort(code: code, reason: reportedReason, error: error))
-        emit(.closed(code: code, reason: reportedReason, error: error))
+        let close = SessionEvent.Close(code: closeCode, reason: reportedReason, error: error)
+        emit(wasOpen ? .disconnected(close) : .connectAbort(close))
+        emit(.closed(close))
         if closeCode.isError {
             emit(.error(.socketProtocol(code: code, reason: reportedReason)))
         }
@@ -365,8 +363,8 @@ public struct ClientSession: Sendable {
             let delay = configuration.reconnectPolicy.delay(
                 exponent: exponent, immediate: rule == .immediately,
                 random: configuration.random())
-            connection = .closed(reconnectAt: now + .milliseconds(delay))
-            emit(.reconnectScheduled(delay: delay, attempt: connectAttempts))
+            connection = .closed(reconnectAt: now + delay)
+            emit(.reconnectScheduled(.init(delay: delay, attempt: connectAttempts)))
         } else if !keepQueue {
             failQueued(kind: kind, code: code, reason: reportedReason)
         }

@@ -1,5 +1,7 @@
 /// Client connection state (Protocol.md §4). `open` means the SocketCluster handshake completed,
 /// not merely that the WebSocket is open.
+///
+/// This set is closed: socketcluster-client's three states, so an exhaustive `switch` is safe.
 public enum ConnectionState: String, Sendable, Hashable {
     /// No connection, and none being made (before `connect()`, after `disconnect()`, or between reconnect attempts).
     case closed

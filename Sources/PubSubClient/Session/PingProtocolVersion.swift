@@ -3,6 +3,8 @@
 ///
 /// ``SessionConfiguration`` answers both by default (``automatic``), so a client connects to any
 /// socketcluster-server without knowing its `protocolVersion`.
+///
+/// New cases may be added in a minor release (a new SocketCluster protocol version); switch with `default:`.
 public enum PingProtocolVersion: Sendable, Hashable {
     /// Only `#1` (answered `#2`): socketcluster-server ≤ 14, or 15+ with `protocolVersion: 1`.
     /// An empty frame then surfaces as a raw message.

@@ -1,6 +1,8 @@
 import Foundation
 
 /// An inbound frame (or batch element) that is not a SocketCluster packet (Protocol.md §2).
+///
+/// This set is closed: a WebSocket message is text or binary, and a batch element is JSON.
 public enum RawMessage: Sendable, Equatable {
     /// A text frame that is not JSON, or not a packet, kept verbatim.
     case text(String)

@@ -23,16 +23,17 @@ public struct ReconnectPolicy: Sendable, Hashable {
         self.maxDelay = maxDelay
     }
 
-    /// The delay in milliseconds before retry number `exponent` (0 for the first retry after a
-    /// success). `immediate` is true after a 4000/4001/1005 close; `random` is in `0..<1`.
-    public func delay(exponent: Int, immediate: Bool, random: Double) -> Int64 {
+    /// The delay before retry number `exponent` (0 for the first retry after a success), in
+    /// whole milliseconds as the JS client computes it. `immediate` is true after a
+    /// 4000/4001/1005 close; `random` is in `0..<1`.
+    func delay(exponent: Int, immediate: Bool, random: Double) -> Duration {
         let maximum = maxDelay.wholeMilliseconds
-        if immediate && exponent == 0 { return min(0, maximum) }
+        if immediate && exponent == 0 { return .milliseconds(min(0, maximum)) }
         let unit = random.isFinite ? min(max(random, 0), 1) : 0
         let base = (Double(initialDelay.wholeMilliseconds) + Double(randomness.wholeMilliseconds) * unit).jsRounded
         let grown = (base * pow(multiplier, Double(exponent))).jsRounded
-        guard grown.isFinite, grown < Double(maximum) else { return maximum }
-        return max(0, Int64(grown))
+        guard grown.isFinite, grown < Double(maximum) else { return .milliseconds(maximum) }
+        return .milliseconds(max(0, Int64(grown)))
     }
 }
 

@@ -1,6 +1,6 @@
 /// What the session core asks its driver to do. Drained with `ClientSession.nextAction()` until nil
 /// after every input, and executed in order.
-public enum SessionAction: Sendable, Equatable {
+package enum SessionAction: Sendable, Equatable {
     /// Open a WebSocket to `url` with these extra request headers; report its events with `id`.
     case openTransport(id: TransportID, url: String, headers: [String: String])
     /// Send one text frame on the current transport: its UTF-8, as the serializer made it.

@@ -16,6 +16,8 @@ public struct SubscriptionOptions: Sendable, Hashable {
 }
 
 /// Channel states of Protocol.md §8. A channel the client does not track is `unsubscribed`.
+///
+/// This set is closed: socketcluster-client's three channel states, so an exhaustive `switch` is safe.
 public enum ChannelState: String, Sendable, Hashable {
     /// A subscribe was sent (or waits for the connection) and the server has not answered yet.
     case pending

@@ -2,6 +2,7 @@ import Foundation
 import PubSubBroker
 import XCTest
 @testable import PubSubClient
+import TestSupport
 
 /// PubSubClient against PubSubBroker over real sockets, one test per behaviour.
 final class BrokerEndToEndTests: XCTestCase {
@@ -50,9 +51,8 @@ final class BrokerEndToEndTests: XCTestCase {
     }
 
     private func configuration(_ broker: PubSubBroker, _ adjust: (inout SessionConfiguration) -> Void = { _ in }) -> SessionConfiguration {
-        var configuration = SessionConfiguration(
-            address: ServerAddress(hostname: "127.0.0.1", port: broker.port),
-            autoReconnect: false)
+        var configuration = SessionConfiguration(address: ServerAddress(hostname: "127.0.0.1", port: broker.port))
+        configuration.autoReconnect = false
         adjust(&configuration)
         return configuration
     }
@@ -64,7 +64,7 @@ final class BrokerEndToEndTests: XCTestCase {
         let byURL = try PubSubClient(url: "ws://127.0.0.1:\(broker.port)/socketcluster/")
         let info = try await byURL.connect()
         XCTAssertEqual(info.id.count, 20)
-        XCTAssertEqual(info.pingTimeout, 20_000)
+        XCTAssertEqual(info.pingTimeout, .seconds(20))
         XCTAssertFalse(info.isAuthenticated)
         XCTAssertNil(info.authError)
         let byOptions = PubSubClient(configuration: configuration(broker) { $0.headers = ["X-App": "tests"] })
@@ -78,8 +78,9 @@ final class BrokerEndToEndTests: XCTestCase {
     func testWrongPathIsRefusedWithHTTP400() async throws {
         let broker = try await startBroker()
         let client = PubSubClient(
-            configuration: SessionConfiguration(
-                address: ServerAddress(hostname: "127.0.0.1", port: broker.port, path: "/socketcluster"), autoReconnect: false))
+            configuration: configured(SessionConfiguration(address: ServerAddress(hostname: "127.0.0.1", port: broker.port, path: "/socketcluster"))) {
+                $0.autoReconnect = false
+            })
         do {
             try await client.connect()
             XCTFail("the path is compared exactly")
@@ -140,9 +141,9 @@ final class BrokerEndToEndTests: XCTestCase {
         let events = client.events()
         try await client.connect()
         for await event in events {
-            if case .disconnected(let code, let reason, _) = event {
-                XCTAssertEqual(code, 4000)
-                XCTAssertEqual(reason, "Server ping timed out")
+            if case .disconnected(let close) = event {
+                XCTAssertEqual(close.code, 4000)
+                XCTAssertEqual(close.reason, "Server ping timed out")
                 break
             }
         }
@@ -270,9 +271,9 @@ final class BrokerEndToEndTests: XCTestCase {
         _ = try await client.invoke("kickMe", "room")
         XCTAssertEqual(client.channelState("room"), .unsubscribed)
         for await event in events {
-            if case .kickedOut(let channel, let message) = event {
-                XCTAssertEqual(channel, "room")
-                XCTAssertEqual(message, "bye")
+            if case .kickedOut(let kickOut) = event {
+                XCTAssertEqual(kickOut.channel, "room")
+                XCTAssertEqual(kickOut.message, "bye")
                 break
             }
         }
@@ -348,9 +349,9 @@ final class BrokerEndToEndTests: XCTestCase {
         try await client.connect()
         _ = try await client.invoke("disconnectMe", ["code": 4321])
         for await event in events {
-            if case .disconnected(let code, let reason, _) = event {
-                XCTAssertEqual(code, 4321)
-                XCTAssertEqual(reason, "asked")
+            if case .disconnected(let close) = event {
+                XCTAssertEqual(close.code, 4321)
+                XCTAssertEqual(close.reason, "asked")
                 break
             }
         }
@@ -380,9 +381,9 @@ final class BrokerEndToEndTests: XCTestCase {
         var sawDrop = false
         var sawReconnect = false
         for await event in events {
-            if case .disconnected(1011, "asked", _) = event { sawDrop = true }
+            if case .disconnected(let close) = event, close.code == 1011, close.reason == "asked" { sawDrop = true }
             if sawDrop, case .connected = event { sawReconnect = true }
-            if sawReconnect, case .subscribed("room", _) = event { break }
+            if sawReconnect, case .subscribed(let subscription) = event, subscription.channel == "room" { break }
         }
         XCTAssertTrue(sawReconnect)
         XCTAssertEqual(client.channelState("room"), .subscribed)

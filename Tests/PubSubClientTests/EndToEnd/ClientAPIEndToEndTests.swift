@@ -33,9 +33,9 @@ final class ClientAPIEndToEndTests: XCTestCase {
         port: Int, hostname: String = "127.0.0.1", secure: Bool = false,
         _ adjust: (inout SessionConfiguration) -> Void = { _ in }
     ) -> SessionConfiguration {
-        var configuration = SessionConfiguration(
-            address: ServerAddress(hostname: hostname, port: port, secure: secure),
-            connectTimeout: .seconds(5), autoReconnect: false)
+        var configuration = SessionConfiguration(address: ServerAddress(hostname: hostname, port: port, secure: secure))
+        configuration.connectTimeout = .seconds(5)
+        configuration.autoReconnect = false
         adjust(&configuration)
         return configuration
     }
@@ -87,7 +87,7 @@ final class ClientAPIEndToEndTests: XCTestCase {
         XCTAssertTrue(underlying.description.contains("refused"), underlying.description)
         XCTAssertEqual(error?.name, "TransportError")
         XCTAssertEqual(error?.message, underlying.description)
-        XCTAssertEqual(event, .connectAbort(code: 1006, reason: underlying.description, error: failure))
+        XCTAssertEqual(event, .connectAbort(.init(code: 1006, reason: underlying.description, error: failure)))
     }
 
     func testUnknownHostThrowsTheTypedWebSocketError() async throws {
@@ -112,12 +112,12 @@ final class ClientAPIEndToEndTests: XCTestCase {
         }
         XCTAssertEqual(status, 404)
         XCTAssertEqual(body, Array("not here!".utf8))
-        guard case .connectAbort(1006, let reason, let eventFailure?)? = event,
+        guard case .connectAbort(let close)? = event, close.code == 1006, let eventFailure = close.error,
             case .handshakeRejected(404, _, _)? = eventFailure.webSocketError
         else {
             return XCTFail("\(String(describing: event))")
         }
-        XCTAssertTrue(reason.contains("HTTP 404"), reason)
+        XCTAssertTrue(close.reason.contains("HTTP 404"), close.reason)
     }
 
     func testTLSFailureIsReportedAsSuch() async throws {
@@ -138,7 +138,7 @@ final class ClientAPIEndToEndTests: XCTestCase {
         }
         let (error, event) = await failedAttempt(configuration(port: server.port))
         XCTAssertEqual(error, .connectionFailed(code: 4321, reason: "go away"))
-        XCTAssertEqual(event, .connectAbort(code: 4321, reason: "go away", error: nil))
+        XCTAssertEqual(event, .connectAbort(.init(code: 4321, reason: "go away", error: nil)))
         await server.stop()
     }
 
@@ -180,7 +180,8 @@ final class ClientAPIEndToEndTests: XCTestCase {
         }
         var closed: SessionEvent?
         for await event in events { if case .closed = event { closed = event; break } }
-        guard case .closed(1009, _, let failure?)? = closed, failure.kind == .protocolViolation,
+        guard case .closed(let close)? = closed, close.code == 1009, let failure = close.error,
+            failure.kind == .protocolViolation,
             case .messageTooBig(_, 256)? = failure.webSocketError
         else { return XCTFail("\(String(describing: closed))") }
 
@@ -217,12 +218,12 @@ final class ClientAPIEndToEndTests: XCTestCase {
             closes.append(code)
             reasons.append(reason)
         }
-        for (code, reason) in [(UInt16(1000), ""), (4100, "bye")] {
+        for (code, reason) in [(SocketClusterCloseCode(1000), ""), (4100, "bye")] {
             let client = PubSubClient(configuration: configuration(port: broker.port))
             try await client.connect()
             let info = await client.close(code: code, reason: reason)
             XCTAssertEqual(info?.wasClean, true, "\(String(describing: info))")
-            XCTAssertEqual(info?.code.rawValue, code, "the server echoes the code")
+            XCTAssertEqual(info?.code.rawValue, code.rawValue, "the server echoes the code")
             XCTAssertEqual(client.state, .closed)
         }
         try await waitUntil { closes.items.count == 2 }

@@ -13,17 +13,16 @@ final class ClientFlowControlTests: XCTestCase {
     func testAFloodedAppPausesItsSocketAndIsEitherServedInOrderOrClosedWith1008() async throws {
         let count = 6_000  // 60 MiB of publications; the slow app handles 100 a second
         let broker = try await PubSubBroker.start(port: 0)
-        let configuration = SessionConfiguration(
-            address: ServerAddress(hostname: "127.0.0.1", port: broker.port),
-            autoReconnect: false)
+        var configuration = SessionConfiguration(address: ServerAddress(hostname: "127.0.0.1", port: broker.port))
+        configuration.autoReconnect = false
         let slow = PubSubClient(configuration: configuration)
         let fast = PubSubClient(configuration: configuration)
         let closeCodes = FlowBox<[UInt16]>([])
         let slowEvents = slow.events()
         let watcher = Task {
             for await event in slowEvents {
-                if case .closed(let code, _, _) = event { closeCodes.mutate { $0.append(code) } }
-                if case .disconnected(let code, _, _) = event { closeCodes.mutate { $0.append(code) } }
+                if case .closed(let close) = event { closeCodes.mutate { $0.append(close.code.rawValue) } }
+                if case .disconnected(let close) = event { closeCodes.mutate { $0.append(close.code.rawValue) } }
             }
         }
         try await slow.connect()

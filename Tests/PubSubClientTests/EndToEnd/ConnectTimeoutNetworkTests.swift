@@ -8,9 +8,9 @@ final class ConnectTimeoutNetworkTests: XCTestCase {
     func testAServerThatNeverAnswersTheUpgradeAlwaysFailsTheConnectWith4007() async throws {
         let listener = try SilentTCPListener()
         defer { listener.stop() }
-        let configuration = SessionConfiguration(
-            address: ServerAddress(hostname: "127.0.0.1", port: listener.port), connectTimeout: .milliseconds(300),
-            autoReconnect: false)
+        var configuration = SessionConfiguration(address: ServerAddress(hostname: "127.0.0.1", port: listener.port))
+        configuration.connectTimeout = .milliseconds(300)
+        configuration.autoReconnect = false
         for attempt in 1...5 {
             let client = PubSubClient(configuration: configuration)
             let events = client.events()
@@ -29,7 +29,7 @@ final class ConnectTimeoutNetworkTests: XCTestCase {
                 if case .connectAbort = event { aborts.append(event) }
                 if case .closed = event { break }
             }
-            XCTAssertEqual(aborts, [.connectAbort(code: 4007, reason: "Client connection establishment timed out")], "attempt \(attempt)")
+            XCTAssertEqual(aborts, [.connectAbort(.init(code: 4007, reason: "Client connection establishment timed out"))], "attempt \(attempt)")
             await client.close()
         }
     }

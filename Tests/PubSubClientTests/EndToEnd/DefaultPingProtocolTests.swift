@@ -33,8 +33,8 @@ final class DefaultPingProtocolTests: XCTestCase {
                 authKey: "test-secret", pingInterval: .milliseconds(100), pingTimeout: .milliseconds(300), protocolVersion: version))
         let observation = Observation()
         // Only what the test needs to watch is set; the ping protocol is the default.
-        var configuration = SessionConfiguration(
-            address: ServerAddress(hostname: "127.0.0.1", port: broker.port), autoReconnect: false)
+        var configuration = SessionConfiguration(address: ServerAddress(hostname: "127.0.0.1", port: broker.port))
+        configuration.autoReconnect = false
         configuration.frameObserver = { direction, text in
             if direction == .sent { observation.sent(text) }
         }
@@ -42,7 +42,7 @@ final class DefaultPingProtocolTests: XCTestCase {
         let events = client.events()
         let watcher = Task {
             for await event in events {
-                if case .disconnected(let code, let reason, _) = event { observation.disconnected("\(code) \(reason)") }
+                if case .disconnected(let close) = event { observation.disconnected("\(close.code) \(close.reason)") }
             }
         }
         try await client.connect()

@@ -3,6 +3,7 @@ import Foundation
 import XCTest
 @testable import PubSubBroker
 @testable import PubSubClient
+import TestSupport
 
 /// `ScClient` with its callbacks on the main queue (its default): a main queue that falls more
 /// than 256 callbacks behind pauses reading the socket instead of queueing without bound; it
@@ -19,9 +20,9 @@ final class MainQueueBacklogTests: XCTestCase {
 @Sendable private func busyMainQueue() async throws {
     let broker = try await PubSubBroker.start(port: 0)
     let client = ScClient(
-        configuration: SessionConfiguration(
-            address: ServerAddress(hostname: "127.0.0.1", port: broker.port),
-            autoReconnect: false),
+        configuration: configured(SessionConfiguration(address: ServerAddress(hostname: "127.0.0.1", port: broker.port))) {
+            $0.autoReconnect = false
+        },
         callbackQueue: .main)
     client.connect()
     for _ in 0..<500 where !client.isConnected() { try await Task.sleep(for: .milliseconds(10)) }

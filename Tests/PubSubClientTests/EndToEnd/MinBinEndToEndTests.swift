@@ -2,6 +2,7 @@ import Foundation
 import PubSubBroker
 import XCTest
 @testable import PubSubClient
+import TestSupport
 
 /// PubSubClient against PubSubBroker over loopback, both with `MinBinPacketCodec`; and what a
 /// codec mismatch looks like from each side.
@@ -74,8 +75,9 @@ final class MinBinEndToEndTests: XCTestCase {
     func testJSONClientIsClosedWith4009ByAMinBinBroker() async throws {
         let broker = try await startBroker(codec: MinBinPacketCodec())
         let client = PubSubClient(
-            configuration: SessionConfiguration(
-                address: ServerAddress(hostname: "127.0.0.1", port: broker.port), autoReconnect: false))
+            configuration: configured(SessionConfiguration(address: ServerAddress(hostname: "127.0.0.1", port: broker.port))) {
+                $0.autoReconnect = false
+            })
         await assertConnectFails(client, code: 4009)
         await broker.stop()
     }
@@ -83,8 +85,10 @@ final class MinBinEndToEndTests: XCTestCase {
     func testMinBinClientIsClosedWith4009ByAJSONBroker() async throws {
         let broker = try await startBroker(codec: JSONPacketCodec())
         let client = PubSubClient(
-            configuration: SessionConfiguration(
-                address: ServerAddress(hostname: "127.0.0.1", port: broker.port), codec: MinBinPacketCodec(), autoReconnect: false))
+            configuration: configured(SessionConfiguration(address: ServerAddress(hostname: "127.0.0.1", port: broker.port))) {
+                $0.codec = MinBinPacketCodec()
+                $0.autoReconnect = false
+            })
         await assertConnectFails(client, code: 4009)
         await broker.stop()
     }

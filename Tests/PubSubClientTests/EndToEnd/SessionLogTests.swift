@@ -22,7 +22,7 @@ final class SessionLogTests: XCTestCase {
     /// The first `.reconnectScheduled` of `events`.
     private func firstReconnect(_ events: AsyncStream<SessionEvent>) async -> (delay: Int64, attempt: Int)? {
         for await event in events {
-            if case .reconnectScheduled(let delay, let attempt) = event { return (delay, attempt) }
+            if case .reconnectScheduled(let retry) = event { return (retry.delay.wholeMilliseconds, retry.attempt) }
         }
         return nil
     }
@@ -31,9 +31,11 @@ final class SessionLogTests: XCTestCase {
         let port = try await closedPort()
         let capture = LogCapture()
         let client = PubSubClient(
-            configuration: SessionConfiguration(
-                address: ServerAddress(hostname: "127.0.0.1", port: port), reconnectPolicy: Self.quickRetries,
-                reconnectWhenNetworkReturns: false, logSink: capture.sink()))
+            configuration: configured(SessionConfiguration(address: ServerAddress(hostname: "127.0.0.1", port: port))) {
+                $0.reconnectPolicy = Self.quickRetries
+                $0.reconnectWhenNetworkReturns = false
+                $0.logSink = capture.sink()
+            })
         let events = client.events()
         do {
             _ = try await client.connect()
@@ -67,9 +69,11 @@ final class SessionLogTests: XCTestCase {
         }
         let capture = LogCapture()
         let client = PubSubClient(
-            configuration: SessionConfiguration(
-                address: ServerAddress(hostname: "127.0.0.1", port: broker.port), reconnectPolicy: Self.quickRetries,
-                reconnectWhenNetworkReturns: false, logSink: capture.sink()))
+            configuration: configured(SessionConfiguration(address: ServerAddress(hostname: "127.0.0.1", port: broker.port))) {
+                $0.reconnectPolicy = Self.quickRetries
+                $0.reconnectWhenNetworkReturns = false
+                $0.logSink = capture.sink()
+            })
         let events = client.events()
         let info = try await client.connect()
         let connected = await capture.first(.session, "connected")
@@ -94,8 +98,10 @@ final class SessionLogTests: XCTestCase {
         broker.authorizeHandshake { _ in throw BrokerHandshakeRejection(code: 4403, reason: "no entry") }
         let capture = LogCapture()
         let client = PubSubClient(
-            configuration: SessionConfiguration(
-                address: ServerAddress(hostname: "127.0.0.1", port: broker.port), autoReconnect: false, logSink: capture.sink()))
+            configuration: configured(SessionConfiguration(address: ServerAddress(hostname: "127.0.0.1", port: broker.port))) {
+                $0.autoReconnect = false
+                $0.logSink = capture.sink()
+            })
         do {
             _ = try await client.connect()
             XCTFail("the broker refuses every handshake")
@@ -112,9 +118,12 @@ final class SessionLogTests: XCTestCase {
         let port = try await closedPort()
         let capture = LogCapture()
         let client = PubSubClient(
-            configuration: SessionConfiguration(
-                address: ServerAddress(hostname: "127.0.0.1", port: port), reconnectPolicy: ReconnectPolicy(initialDelay: .seconds(60)),
-                maxQueuedMessages: 2, reconnectWhenNetworkReturns: false, logSink: capture.sink()))
+            configuration: configured(SessionConfiguration(address: ServerAddress(hostname: "127.0.0.1", port: port))) {
+                $0.reconnectPolicy = ReconnectPolicy(initialDelay: .seconds(60))
+                $0.maxQueuedMessages = 2
+                $0.reconnectWhenNetworkReturns = false
+                $0.logSink = capture.sink()
+            })
         do { _ = try await client.connect() } catch {}
         // Not connected: transmits wait in the outbound queue until the next connection.
         var refusal: PubSubError?
@@ -136,8 +145,9 @@ final class SessionLogTests: XCTestCase {
         let own = LogCapture().sink()
         XCTAssertTrue(
             WebSocketOptions().inheritingLogSink(
-                of: SessionConfiguration(
-                    address: ServerAddress(hostname: "h"), logSink: own)
+                of: configured(SessionConfiguration(address: ServerAddress(hostname: "h"))) {
+                    $0.logSink = own
+                }
             ).logSink.isEnabled(.error))
         XCTAssertFalse(WebSocketOptions().inheritingLogSink(of: configuration).logSink.isEnabled(.error))
     }

@@ -2,6 +2,7 @@ import Foundation
 import WireKit
 import XCTest
 @testable import PubSubClient
+import TestSupport
 
 /// The recordings again, through the whole client stack: `PubSubClient`, its driver and WireKit
 /// over a real socket, against a WireKit server that plays the recorded server frames and
@@ -109,8 +110,10 @@ final class SocketReplayTests: XCTestCase {
         let store = InMemoryTokenStore()
         if let token = scenario.storedToken { try store.saveToken(name: address.defaultTokenName, token: token) }
         let client = PubSubClient(
-            configuration: SessionConfiguration(
-                address: address, protocolVersion: fileName.contains(".proto1.") ? .v1 : .v2, autoReconnect: false),
+            configuration: configured(SessionConfiguration(address: address)) {
+                $0.protocolVersion = fileName.contains(".proto1.") ? .v1 : .v2
+                $0.autoReconnect = false
+            },
             tokenStore: store)
         var responder: Task<Void, Never>?
         if let answer = scenario.answer {
@@ -131,7 +134,7 @@ final class SocketReplayTests: XCTestCase {
         }
         try await waitUntil { replay.awaitingClientClose != nil || replay.finished || !replay.mismatches.isEmpty }
         if let (code, reason) = replay.awaitingClientClose {
-            client.disconnect(code: code, reason: reason)
+            client.disconnect(code: SocketClusterCloseCode(code), reason: reason)
         }
         try await waitUntil { replay.finished || !replay.mismatches.isEmpty }
         XCTAssertEqual(replay.mismatches, [], fileName)

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import PubSubBroker
 @testable import PubSubClient
+import TestSupport
 
 /// `procedure` and `events` streams are bounded like `channel` and `receiver`: at the high-water
 /// mark (256 unread) the socket is still read, above it reading pauses, and it resumes once the
@@ -16,9 +17,9 @@ final class StreamBoundsTests: XCTestCase {
     override func setUp() async throws {
         broker = try await PubSubBroker.start(port: 0)
         client = PubSubClient(
-            configuration: SessionConfiguration(
-                address: ServerAddress(hostname: "127.0.0.1", port: broker.port),
-                autoReconnect: false))
+            configuration: configured(SessionConfiguration(address: ServerAddress(hostname: "127.0.0.1", port: broker.port))) {
+                $0.autoReconnect = false
+            })
         try await client.connect()
         for _ in 0..<500 where broker.sockets.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
         socket = try XCTUnwrap(broker.sockets.first)

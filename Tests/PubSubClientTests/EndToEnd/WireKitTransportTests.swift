@@ -2,6 +2,7 @@ import Foundation
 import WireKit
 import XCTest
 @testable import PubSubClient
+import TestSupport
 
 /// The client over real sockets against a hand-written SocketCluster responder on WireKit's
 /// server: checks what only the I/O path can break (empty ping frames, raw 4xxx close codes,
@@ -31,9 +32,9 @@ final class WireKitTransportTests: XCTestCase {
                 }
             }
         }
-        let configuration = SessionConfiguration(
-            address: ServerAddress(hostname: "127.0.0.1", port: server.port),
-            headers: ["X-Test": "1"], autoReconnect: false)
+        var configuration = SessionConfiguration(address: ServerAddress(hostname: "127.0.0.1", port: server.port))
+        configuration.headers = ["X-Test": "1"]
+        configuration.autoReconnect = false
         let client = PubSubClient(configuration: configuration)
         let events = client.events()
         let info = try await client.connect()
@@ -47,7 +48,7 @@ final class WireKitTransportTests: XCTestCase {
             if case .disconnected = event { closing.append(event) }
             if case .closed = event { break }
         }
-        XCTAssertEqual(closing, [.disconnected(code: 4321, reason: "asked")])
+        XCTAssertEqual(closing, [.disconnected(.init(code: 4321, reason: "asked"))])
         await server.stop()
     }
 
@@ -56,9 +57,9 @@ final class WireKitTransportTests: XCTestCase {
         let port = server.port
         await server.stop()
         let client = PubSubClient(
-            configuration: SessionConfiguration(
-                address: ServerAddress(hostname: "127.0.0.1", port: port),
-                autoReconnect: false))
+            configuration: configured(SessionConfiguration(address: ServerAddress(hostname: "127.0.0.1", port: port))) {
+                $0.autoReconnect = false
+            })
         do {
             try await client.connect()
             XCTFail("expected a failure")

@@ -1,11 +1,14 @@
 import XCTest
 @testable import PubSubClient
 import WireKit
+import TestSupport
 
 final class PubSubClientFaceTests: XCTestCase {
     private func makeClient(_ server: FakeServer) -> PubSubClient {
         PubSubClient(
-            configuration: SessionConfiguration(address: ServerAddress(hostname: "fake", port: 1), autoReconnect: false),
+            configuration: configured(SessionConfiguration(address: ServerAddress(hostname: "fake", port: 1))) {
+                $0.autoReconnect = false
+            },
             tokenStore: InMemoryTokenStore(), transportFactory: server)
     }
 
@@ -149,7 +152,8 @@ final class PubSubClientFaceTests: XCTestCase {
 
     func testTokenExpiryIsAnnouncedBeforeExp() async throws {
         let server = FakeServer()
-        var configuration = SessionConfiguration(address: ServerAddress(hostname: "fake", port: 1), autoReconnect: false)
+        var configuration = SessionConfiguration(address: ServerAddress(hostname: "fake", port: 1))
+        configuration.autoReconnect = false
         configuration.tokenExpiryWarning = .seconds(3599)
         let client = PubSubClient(configuration: configuration, tokenStore: InMemoryTokenStore(), transportFactory: server)
         let events = client.events()
@@ -158,13 +162,13 @@ final class PubSubClientFaceTests: XCTestCase {
         let token = JWT.sign(payload: ["username": "ann", "exp": .int(exp)], secret: "s")
         server.connection?.deliver(##"{"event":"#setAuthToken","data":{"token":"\##(token)"}}"##)
         for await event in events {
-            if case .authTokenExpiring(let signed, let expiresAt) = event {
-                XCTAssertEqual(signed, token)
-                XCTAssertEqual(expiresAt, exp)
+            if case .authTokenExpiring(let expiry) = event {
+                XCTAssertEqual(expiry.signedToken, token)
+                XCTAssertEqual(expiry.expiresAt, Date(timeIntervalSince1970: TimeInterval(exp)))
                 break
             }
         }
-        XCTAssertEqual(client.auth.expiry, exp)
+        XCTAssertEqual(client.auth.expiry, Date(timeIntervalSince1970: TimeInterval(exp)))
     }
 
     func testDisconnectReportsTheExactCodeAndReasonOnTheEventStream() async throws {
@@ -178,7 +182,7 @@ final class PubSubClientFaceTests: XCTestCase {
             seen.append(event)
             if case .closed = event { break }
         }
-        XCTAssertTrue(seen.contains(.disconnected(code: 4321, reason: "asked")))
+        XCTAssertTrue(seen.contains(.disconnected(.init(code: 4321, reason: "asked"))))
         XCTAssertEqual(client.state, .closed)
     }
 
@@ -197,7 +201,9 @@ final class PubSubClientFaceTests: XCTestCase {
             func closed() async -> WebSocketCloseInfo? { nil }
         }
         let client = PubSubClient(
-            configuration: SessionConfiguration(address: ServerAddress(hostname: "x"), autoReconnect: false),
+            configuration: configured(SessionConfiguration(address: ServerAddress(hostname: "x"))) {
+                $0.autoReconnect = false
+            },
             tokenStore: InMemoryTokenStore(), transportFactory: Refusing())
         do {
             try await client.connect()

@@ -1,12 +1,15 @@
 import XCTest
 @testable import PubSubClient
+import TestSupport
 
 final class ScClientFaceTests: XCTestCase {
     private let queueKey = DispatchSpecificKey<String>()
 
     private func makeClient(_ server: FakeServer, queue: DispatchQueue) -> ScClient {
         ScClient(
-            configuration: SessionConfiguration(address: ServerAddress(hostname: "fake", port: 1), autoReconnect: false),
+            configuration: configured(SessionConfiguration(address: ServerAddress(hostname: "fake", port: 1))) {
+                $0.autoReconnect = false
+            },
             tokenStore: InMemoryTokenStore(), callbackQueue: queue, transportFactory: server)
     }
 

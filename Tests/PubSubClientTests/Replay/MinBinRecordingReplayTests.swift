@@ -27,7 +27,7 @@ final class MinBinRecordingReplayTests: XCTestCase {
                 RecordingReplayTests.invoke("serverEmit", ["event": "blob", "payload": bytes]),
             ],
             verify: { outcome in
-                XCTAssertTrue(outcome.events.contains(.message(event: "blob", data: bytes)))
+                XCTAssertTrue(outcome.events.contains(.message(.init(event: "blob", data: bytes))))
                 XCTAssertEqual(RecordingReplayTests.firstResult(outcome), .success(nil))
             })
         all["binary-publish-arraybuffer"] = Scenario(
@@ -36,7 +36,7 @@ final class MinBinRecordingReplayTests: XCTestCase {
                 { session, now in _ = session.publishWithAck("bin", data: bytes, now: now) },
             ],
             verify: { outcome in
-                XCTAssertTrue(outcome.events.contains(.publication(channel: "bin", data: bytes)))
+                XCTAssertTrue(outcome.events.contains(.publication(.init(channel: "bin", data: bytes))))
                 XCTAssertEqual(RecordingReplayTests.firstResult(outcome), .success(nil))
             })
         return all

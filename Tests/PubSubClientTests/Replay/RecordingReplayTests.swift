@@ -46,7 +46,10 @@ final class RecordingReplayTests: XCTestCase {
             XCTAssertEqual(connected.first?.authError?.name, errorName)
             XCTAssertEqual(connected.first?.authError?.fields["isBadToken"], true)
             XCTAssertEqual(outcome.removedTokens, 1, "#removeAuthToken deletes the stored token")
-            XCTAssertTrue(outcome.events.contains { if case .authTokenRemoved(let old?) = $0 { return !old.isEmpty } else { return false } })
+            XCTAssertTrue(
+                outcome.events.contains {
+                    if case .authTokenRemoved(let removal) = $0, let old = removal.oldSignedToken { return !old.isEmpty } else { return false }
+                })
             XCTAssertNil(outcome.session?.tokenForNextHandshake)
             XCTAssertEqual(outcome.session?.auth.state, .unauthenticated)
         }
@@ -57,18 +60,22 @@ final class RecordingReplayTests: XCTestCase {
         all["handshake"] = Scenario(verify: { outcome in
             XCTAssertTrue(
                 outcome.events.contains {
-                    if case .connected(let info) = $0 { return info.pingTimeout == 20000 && !info.isAuthenticated && info.id.count == 20 } else { return false }
+                    if case .connected(let info) = $0 {
+                        return info.pingTimeout == .seconds(20) && !info.isAuthenticated && info.id.count == 20
+                    } else {
+                        return false
+                    }
                 })
             guard case .success(let info)? = outcome.connected else { return XCTFail("connect: \(String(describing: outcome.connected))") }
             XCTAssertTrue(outcome.events.contains(.connected(info)), "connect completes with the handshake")
-            XCTAssertTrue(outcome.events.contains(.disconnected(code: 1000, reason: "")))
+            XCTAssertTrue(outcome.events.contains(.disconnected(.init(code: 1000, reason: ""))))
         })
         all["handshake-valid-token"] = Scenario(
             storedToken: validToken,
             verify: { outcome in
                 XCTAssertEqual(outcome.session?.auth.state, .authenticated)
                 XCTAssertEqual(outcome.session?.auth.token?["username"], "alice")
-                XCTAssertTrue(outcome.events.contains(.authenticated(signedToken: validToken, token: outcome.session?.auth.token)))
+                XCTAssertTrue(outcome.events.contains(.authenticated(.init(signedToken: validToken, token: outcome.session?.auth.token))))
             })
         all["handshake-expired-token"] = Scenario(verify: handshakeRejectsToken("AuthTokenExpiredError"))
         all["handshake-bad-signature-token"] = Scenario(verify: handshakeRejectsToken("AuthTokenInvalidError"))
@@ -103,8 +110,8 @@ final class RecordingReplayTests: XCTestCase {
         all["kickout"] = Scenario(
             steps: [subscribe("room"), invoke("kickMe", ["channel": "room"])],
             verify: { outcome in
-                XCTAssertTrue(outcome.events.contains(.kickedOut(channel: "room", message: "bye")))
-                XCTAssertTrue(outcome.events.contains(.channelStateChanged(channel: "room", old: .subscribed, new: .unsubscribed)))
+                XCTAssertTrue(outcome.events.contains(.kickedOut(.init(channel: "room", message: "bye"))))
+                XCTAssertTrue(outcome.events.contains(.channelStateChanged(.init(channel: "room", old: .subscribed, new: .unsubscribed))))
                 XCTAssertEqual(outcome.session?.channelState("room"), .unsubscribed)
             })
         all["login"] = Scenario(
@@ -119,8 +126,11 @@ final class RecordingReplayTests: XCTestCase {
         all["logout"] = Scenario(
             storedToken: validToken, steps: [invoke("logout", nil)],
             verify: { outcome in
-                XCTAssertTrue(outcome.events.contains(.authTokenRemoved(oldSignedToken: validToken)))
-                XCTAssertTrue(outcome.events.contains { if case .deauthenticated(validToken, _) = $0 { return true } else { return false } })
+                XCTAssertTrue(outcome.events.contains(.authTokenRemoved(.init(oldSignedToken: validToken))))
+                XCTAssertTrue(
+                    outcome.events.contains {
+                        if case .deauthenticated(let change) = $0, change.oldSignedToken == validToken { return true } else { return false }
+                    })
                 XCTAssertEqual(outcome.session?.auth.state, .unauthenticated)
             })
         all["authenticate"] = Scenario(
@@ -150,12 +160,12 @@ final class RecordingReplayTests: XCTestCase {
         all["subscribe"] = Scenario(
             steps: [subscribe("news")],
             verify: { outcome in
-                XCTAssertTrue(outcome.events.contains(.subscribed(channel: "news", options: SubscriptionOptions())))
+                XCTAssertTrue(outcome.events.contains(.subscribed(.init(channel: "news", options: SubscriptionOptions()))))
             })
         all["subscribe-with-data"] = Scenario(
             steps: [subscribe("news", SubscriptionOptions(data: ["since": 5]))],
             verify: { outcome in
-                XCTAssertTrue(outcome.events.contains(.subscribed(channel: "news", options: SubscriptionOptions(data: ["since": 5]))))
+                XCTAssertTrue(outcome.events.contains(.subscribed(.init(channel: "news", options: SubscriptionOptions(data: ["since": 5])))))
                 XCTAssertEqual(outcome.session?.channelState("news"), .pending, "kept for resubscription after the close")
             })
         all["subscribe-rejected"] = Scenario(
@@ -163,8 +173,8 @@ final class RecordingReplayTests: XCTestCase {
             verify: { outcome in
                 XCTAssertTrue(
                     outcome.events.contains {
-                        if case .subscribeFailed("private/secret", let error, false) = $0 {
-                            return error.code == .remote && error.remote?.name == "PrivateChannelError"
+                        if case .subscribeFailed(let failure) = $0, failure.channel == "private/secret", !failure.willRetry {
+                            return failure.error.code == .remote && failure.error.remote?.name == "PrivateChannelError"
                         }
                         return false
                     })
@@ -173,7 +183,7 @@ final class RecordingReplayTests: XCTestCase {
         all["subscribe-private-authenticated"] = Scenario(
             storedToken: validToken, steps: [subscribe("private/secret")],
             verify: { outcome in
-                XCTAssertTrue(outcome.events.contains(.subscribed(channel: "private/secret", options: SubscriptionOptions())))
+                XCTAssertTrue(outcome.events.contains(.subscribed(.init(channel: "private/secret", options: SubscriptionOptions()))))
             })
         all["publish-receive-own"] = Scenario(
             steps: [
@@ -184,7 +194,7 @@ final class RecordingReplayTests: XCTestCase {
             verify: { outcome in
                 XCTAssertEqual(
                     outcome.events.filter { if case .publication = $0 { return true } else { return false } },
-                    [.publication(channel: "news", data: ["headline": "hi"]), .publication(channel: "news", data: "second")])
+                    [.publication(.init(channel: "news", data: ["headline": "hi"])), .publication(.init(channel: "news", data: "second"))])
                 XCTAssertEqual(firstResult(outcome), .success(nil))
             })
         all["publish-rejected"] = Scenario(
@@ -198,7 +208,7 @@ final class RecordingReplayTests: XCTestCase {
         all["unsubscribe"] = Scenario(
             steps: [subscribe("news"), { session, now in session.unsubscribe("news", now: now) }, invoke("echo", "sync")],
             verify: { outcome in
-                XCTAssertTrue(outcome.events.contains(.unsubscribed(channel: "news")))
+                XCTAssertTrue(outcome.events.contains(.unsubscribed(.init(channel: "news"))))
             })
         all["server-invoke"] = Scenario(
             steps: [invoke("serverInvoke", ["payload": "what?"])],
@@ -216,18 +226,18 @@ final class RecordingReplayTests: XCTestCase {
         all["server-emit"] = Scenario(
             steps: [invoke("serverEmit", ["event": "note", "payload": ["x": 1]])],
             verify: { outcome in
-                XCTAssertTrue(outcome.events.contains(.message(event: "note", data: ["x": 1])))
+                XCTAssertTrue(outcome.events.contains(.message(.init(event: "note", data: ["x": 1]))))
             })
         all["server-publish"] = Scenario(
             steps: [subscribe("alerts"), invoke("serverPublish", ["channel": "alerts", "payload": "fire"])],
-            verify: { XCTAssertTrue($0.events.contains(.publication(channel: "alerts", data: "fire"))) })
+            verify: { XCTAssertTrue($0.events.contains(.publication(.init(channel: "alerts", data: "fire")))) })
         all["chat-broadcast"] = Scenario(
             steps: [subscribe("chat"), transmit("chat", ["text": "yo"])],
-            verify: { XCTAssertTrue($0.events.contains(.publication(channel: "chat", data: ["text": "yo"]))) })
+            verify: { XCTAssertTrue($0.events.contains(.publication(.init(channel: "chat", data: ["text": "yo"])))) })
         all["server-disconnect-4321"] = Scenario(
             steps: [invoke("disconnectMe", nil)],
             verify: { outcome in
-                XCTAssertTrue(outcome.events.contains(.disconnected(code: 4321, reason: "asked")))
+                XCTAssertTrue(outcome.events.contains(.disconnected(.init(code: 4321, reason: "asked"))))
                 XCTAssertTrue(outcome.events.contains(.error(.socketProtocol(code: 4321, reason: "asked"))))
                 XCTAssertEqual(outcome.session?.state, .closed)
             })
@@ -236,7 +246,7 @@ final class RecordingReplayTests: XCTestCase {
             verify: { outcome in
                 XCTAssertEqual(
                     outcome.events.filter { if case .message = $0 { return true } else { return false } },
-                    [.message(event: "b", data: 1), .message(event: "b", data: 2), .message(event: "b", data: 3)])
+                    [.message(.init(event: "b", data: 1)), .message(.init(event: "b", data: 2)), .message(.init(event: "b", data: 3))])
                 XCTAssertEqual(firstResult(outcome), .success(3))
             })
         all["batch-client"] = Scenario(

@@ -34,10 +34,11 @@ struct RecordingReplayer {
     func run(file: StaticString = #filePath, line: UInt = #line) throws -> Outcome {
         let frames = try Recording.load(fileName, from: directory)
         let version: PingProtocolVersion = fileName.contains(".proto1.") ? .v1 : .v2
-        let configuration = SessionConfiguration(
-            address: ServerAddress(hostname: "127.0.0.1", port: 8000),
-            protocolVersion: version, codec: codec, autoReconnect: false,
-            random: { 0.5 })
+        var configuration = SessionConfiguration(address: ServerAddress(hostname: "127.0.0.1", port: 8000))
+        configuration.protocolVersion = version
+        configuration.codec = codec
+        configuration.autoReconnect = false
+        configuration.random = { 0.5 }
         var session = ClientSession(configuration: configuration, storedToken: storedToken)
         var now = MonotonicInstant(milliseconds: 0)
         var outcome = Outcome()
@@ -66,7 +67,7 @@ struct RecordingReplayer {
                 case .removeToken: outcome.removedTokens += 1
                 case .event(let event):
                     outcome.events.append(event)
-                    if case .request(let event, let data, let id) = event { requests.append((event, data, id)) }
+                    if case .request(let request) = event { requests.append((request.event, request.data, request.id)) }
                 }
             }
             for (event, data, id) in requests {

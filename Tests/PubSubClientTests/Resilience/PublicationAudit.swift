@@ -88,9 +88,9 @@ final class PublicationAudit: @unchecked Sendable {
         _ = client.driver.register { router in
             router.addEventListener { [self] event in
                 switch event {
-                case .subscribed(let name, _) where name == channel: beginEpoch(index)
+                case .subscribed(let subscription) where subscription.channel == channel: beginEpoch(index)
                 case .closed: lock.withLock { subscribers[index].epochStart = nil }
-                case .publication(let name, let data) where name == channel: receive(data, by: index)
+                case .publication(let publication) where publication.channel == channel: receive(publication.data, by: index)
                 default: break
                 }
             }

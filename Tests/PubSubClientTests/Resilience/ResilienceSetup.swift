@@ -1,6 +1,7 @@
 import Foundation
 import PubSubBroker
 @testable import PubSubClient
+import TestSupport
 
 /// The broker and clients the resilience tests share.
 enum ResilienceSetup {
@@ -46,10 +47,10 @@ enum ResilienceSetup {
     /// A client of `port` that reconnects within 50–100 ms (back-off up to 400 ms).
     static func client(port: Int, ackTimeout: Duration = .seconds(3)) -> PubSubClient {
         PubSubClient(
-            configuration: SessionConfiguration(
-                address: ServerAddress(hostname: "127.0.0.1", port: port), ackTimeout: ackTimeout,
-                reconnectPolicy: ReconnectPolicy(
-                    initialDelay: .milliseconds(50), randomness: .milliseconds(50),
-                    multiplier: 1.5, maxDelay: .milliseconds(400))))
+            configuration: configured(SessionConfiguration(address: ServerAddress(hostname: "127.0.0.1", port: port))) {
+                $0.ackTimeout = ackTimeout
+                $0.reconnectPolicy = ReconnectPolicy(
+                    initialDelay: .milliseconds(50), randomness: .milliseconds(50), multiplier: 1.5, maxDelay: .milliseconds(400))
+            })
     }
 }

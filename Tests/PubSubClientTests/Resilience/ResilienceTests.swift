@@ -2,6 +2,7 @@ import Foundation
 import PubSubBroker
 import XCTest
 @testable import PubSubClient
+import TestSupport
 
 /// Fault tests over real sockets. A fault-injecting TCP proxy between PubSubClient and
 /// PubSubBroker cuts a connection inside a frame, stalls it, or refuses connections; the broker
@@ -157,7 +158,7 @@ final class ResilienceTests: XCTestCase {
         let proxy = try FaultProxy(targetPort: broker.port)
         let scene = try await startScene(subscriberPort: proxy.port, brokerPort: broker.port)
         let subscriber = scene.subscriber
-        XCTAssertEqual(subscriber.handshake?.pingTimeout, 600)
+        XCTAssertEqual(subscriber.handshake?.pingTimeout, .milliseconds(600))
         var events = subscriber.events().makeAsyncIterator()
 
         let stalledAt = ContinuousClock.now
@@ -166,8 +167,8 @@ final class ResilienceTests: XCTestCase {
         XCTAssertEqual(inFlight.map(\.madeWhile), [.open, .open, .open], "sent into the dead connection")
         var detectedAfter: Duration?
         while detectedAfter == nil, let event = await events.next() {
-            if case .disconnected(let code, _, _) = event {
-                XCTAssertEqual(code, 4000, "closed by the client's ping timeout")
+            if case .disconnected(let close) = event {
+                XCTAssertEqual(close.code, 4000, "closed by the client's ping timeout")
                 detectedAfter = ContinuousClock.now - stalledAt
             }
         }
@@ -285,8 +286,9 @@ final class ResilienceTests: XCTestCase {
         proxy.setRefusing(true)
         for round in 0..<100 {
             let client = PubSubClient(
-                configuration: SessionConfiguration(
-                    address: ServerAddress(hostname: "127.0.0.1", port: proxy.port), autoReconnect: false))
+                configuration: configured(SessionConfiguration(address: ServerAddress(hostname: "127.0.0.1", port: proxy.port))) {
+                    $0.autoReconnect = false
+                })
             let started = ContinuousClock.now
             do {
                 try await client.connect()

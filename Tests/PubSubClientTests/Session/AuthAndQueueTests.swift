@@ -15,10 +15,11 @@ final class AuthAndQueueTests: XCTestCase {
         XCTAssertEqual(harness.sent, [#"{"rid":1}"#])
         XCTAssertEqual(harness.session.auth.state, .authenticated)
         XCTAssertEqual(harness.session.auth.token?["username"], "alice")
-        XCTAssertEqual(harness.session.auth.expiry, 4102444800)
+        XCTAssertEqual(harness.session.auth.expiry, Date(timeIntervalSince1970: 4102444800))
         XCTAssertEqual(harness.savedTokens, [Self.token])
         XCTAssertTrue(
-            harness.events.contains(.authStateChanged(old: .unauthenticated, new: .authenticated, signedToken: Self.token, token: harness.session.auth.token)))
+            harness.events.contains(
+                .authStateChanged(.init(old: .unauthenticated, new: .authenticated, signedToken: Self.token, token: harness.session.auth.token))))
     }
 
     func testSetAuthTokenInvokeWithoutTokenGetsAnErrorReply() {
@@ -36,7 +37,7 @@ final class AuthAndQueueTests: XCTestCase {
         harness.receive(##"{"event":"#setAuthToken","data":{"token":"a.eyJuIjoxfQ.s"}}"##)
         harness.events = []
         harness.receive(##"{"event":"#setAuthToken","data":{"token":"a.eyJuIjoyfQ.s"}}"##)
-        XCTAssertEqual(harness.events, [.authenticated(signedToken: "a.eyJuIjoyfQ.s", token: ["n": 2])])
+        XCTAssertEqual(harness.events, [.authenticated(.init(signedToken: "a.eyJuIjoyfQ.s", token: ["n": 2]))])
     }
 
     func testRemoveAuthTokenInvokeIsAcknowledgedAndDeletesTheStoredToken() {
@@ -74,7 +75,7 @@ final class AuthAndQueueTests: XCTestCase {
         harness.drain()
         XCTAssertEqual(harness.opens, [])
         XCTAssertEqual(harness.removedTokens, 1)
-        XCTAssertTrue(harness.events.contains(.authTokenRemoved(oldSignedToken: Self.token)))
+        XCTAssertTrue(harness.events.contains(.authTokenRemoved(.init(oldSignedToken: Self.token))))
     }
 
     func testTokenSetForTheNextHandshakeIsSentAndStored() {

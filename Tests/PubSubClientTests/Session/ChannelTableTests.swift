@@ -67,7 +67,8 @@ final class ChannelTableTests: XCTestCase {
         XCTAssertEqual(harness.session.channelState("p"), .unsubscribed)
         XCTAssertEqual(harness.completions[call], .failure(.remote(RemoteError(name: "ForbiddenError", message: "no"))))
         XCTAssertTrue(
-            harness.events.contains(.subscribeFailed(channel: "p", error: .remote(RemoteError(name: "ForbiddenError", message: "no")), willRetry: false)))
+            harness.events.contains(.subscribeFailed(.init(channel: "p", error: .remote(RemoteError(name: "ForbiddenError", message: "no")), willRetry: false)))
+        )
     }
 
     func testChannelsAreResubscribedAfterReconnectAndAFailedResubscribeStaysPending() {
@@ -79,7 +80,7 @@ final class ChannelTableTests: XCTestCase {
         XCTAssertEqual(harness.session.channelState("room"), .subscribed)
         harness.serverClose(code: 1006)
         XCTAssertEqual(harness.session.channelState("room"), .pending)
-        XCTAssertTrue(harness.events.contains(.channelStateChanged(channel: "room", old: .subscribed, new: .pending)))
+        XCTAssertTrue(harness.events.contains(.channelStateChanged(.init(channel: "room", old: .subscribed, new: .pending))))
         harness.advance(10_000)
         harness.sent = []
         harness.openTransport()
@@ -88,7 +89,8 @@ final class ChannelTableTests: XCTestCase {
         harness.receive(#"{"rid":4,"error":{"message":"busy","name":"BrokerError"}}"#)
         XCTAssertEqual(harness.session.channelState("room"), .pending, "kept for the next attempt")
         XCTAssertTrue(
-            harness.events.contains(.subscribeFailed(channel: "room", error: .remote(RemoteError(name: "BrokerError", message: "busy")), willRetry: true)))
+            harness.events.contains(
+                .subscribeFailed(.init(channel: "room", error: .remote(RemoteError(name: "BrokerError", message: "busy")), willRetry: true))))
         harness.serverClose(code: 1006)
         harness.advance(10_000)
         harness.sent = []
@@ -107,7 +109,7 @@ final class ChannelTableTests: XCTestCase {
         harness.events = []
         harness.receive(##"{"event":"#publish","data":{"channel":"room","data":1}}"##)
         harness.receive(##"{"event":"#publish","data":{"channel":"other","data":2}}"##)
-        XCTAssertEqual(harness.events, [.publication(channel: "room", data: 1)])
+        XCTAssertEqual(harness.events, [.publication(.init(channel: "room", data: 1))])
     }
 
     func testUnsubscribeIsATransmitWithTheBareNameAndIgnoresALateSubscribeAnswer() {
@@ -144,7 +146,7 @@ final class ChannelTableTests: XCTestCase {
         harness.receive(##"{"event":"#kickOut","data":{"channel":"room","message":"bye"}}"##)
         XCTAssertEqual(harness.sent, [])
         XCTAssertEqual(harness.session.channelState("room"), .unsubscribed)
-        XCTAssertTrue(harness.events.contains(.kickedOut(channel: "room", message: "bye")))
+        XCTAssertTrue(harness.events.contains(.kickedOut(.init(channel: "room", message: "bye"))))
     }
 
     func testChannelPrefixIsAddedOnTheWireAndStrippedInbound() {
@@ -161,7 +163,7 @@ final class ChannelTableTests: XCTestCase {
                 ##"{"event":"#publish","data":{"channel":"app/room","data":1}}"##,
             ])
         harness.receive(##"{"event":"#publish","data":{"channel":"app/room","data":1}}"##)
-        XCTAssertEqual(harness.events.last, .publication(channel: "room", data: 1))
+        XCTAssertEqual(harness.events.last, .publication(.init(channel: "room", data: 1)))
     }
 
     func testSubscribeAckWaitersFailWhenTheConnectionDrops() {

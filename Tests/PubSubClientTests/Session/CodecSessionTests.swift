@@ -1,14 +1,17 @@
 import XCTest
 @testable import PubSubClient
+import TestSupport
 
 /// The session with a codec other than JSON: binary frames out, pings still text, and a frame of
 /// the wrong type before the handshake reported as a codec mismatch.
 final class CodecSessionTests: XCTestCase {
     private func minBinHarness() -> SessionHarness {
         SessionHarness(
-            configuration: SessionConfiguration(
-                address: ServerAddress(hostname: "127.0.0.1", port: 8000), protocolVersion: .automatic,
-                codec: MinBinPacketCodec(), autoReconnect: false))
+            configuration: configured(SessionConfiguration(address: ServerAddress(hostname: "127.0.0.1", port: 8000))) {
+                $0.protocolVersion = .automatic
+                $0.codec = MinBinPacketCodec()
+                $0.autoReconnect = false
+            })
     }
 
     func testMinBinSessionSendsItsHandshakeAsABinaryFrame() {
@@ -32,9 +35,11 @@ final class CodecSessionTests: XCTestCase {
 
     func testAPingOfTheOtherProtocolBeforeTheHandshakeIsNoCodecMismatch() {
         var harness = SessionHarness(
-            configuration: SessionConfiguration(
-                address: ServerAddress(hostname: "127.0.0.1", port: 8000), protocolVersion: .v2,
-                codec: MinBinPacketCodec(), autoReconnect: false))
+            configuration: configured(SessionConfiguration(address: ServerAddress(hostname: "127.0.0.1", port: 8000))) {
+                $0.protocolVersion = .v2
+                $0.codec = MinBinPacketCodec()
+                $0.autoReconnect = false
+            })
         harness.session.connect(now: harness.now)
         harness.drain()
         harness.openTransport()
@@ -97,8 +102,8 @@ final class CodecSessionTests: XCTestCase {
                     continue
                 }
                 harness.drain()
-                for case .request(_, _, let id) in harness.takeEvents() {
-                    try? harness.session.respond(to: id, with: .success(nil), now: harness.now)
+                for case .request(let request) in harness.takeEvents() {
+                    try? harness.session.respond(to: request.id, with: .success(nil), now: harness.now)
                 }
             }
         }

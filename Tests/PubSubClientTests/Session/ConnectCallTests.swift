@@ -25,11 +25,11 @@ final class ConnectCallTests: XCTestCase {
         let completion = try XCTUnwrap(harness.connects[call])
         let info = try completion.result.get()
         XCTAssertEqual(info.id, "abc")
-        XCTAssertEqual(info.pingTimeout, 20000)
+        XCTAssertEqual(info.pingTimeout, .seconds(20))
         XCTAssertEqual(info, harness.session.handshake)
         let connected = eventIndex(harness) { if case .connected = $0 { return true } else { return false } }
         XCTAssertEqual(completion.eventsBefore, connected, "after the auth and subscribe events, before connected")
-        XCTAssertNotNil(eventIndex(harness) { $0 == .subscribeRequested(channel: "room", options: SubscriptionOptions()) })
+        XCTAssertNotNil(eventIndex(harness) { $0 == .subscribeRequested(.init(channel: "room", options: SubscriptionOptions())) })
     }
 
     func testWhenOpenCompletesAtOnceWithoutANewAttempt() throws {
@@ -52,7 +52,7 @@ final class ConnectCallTests: XCTestCase {
         harness.openTransport()
         harness.receive(#"{"rid":1,"error":{"message":"go away","name":"BannedError","statusCode":4501}}"#)
         XCTAssertEqual(harness.connects[call]?.result.failure, .connectionFailed(code: 4501, reason: "BannedError: go away"))
-        let abort = eventIndex(harness) { $0 == .connectAbort(code: 4501, reason: "BannedError: go away") }
+        let abort = eventIndex(harness) { $0 == .connectAbort(.init(code: 4501, reason: "BannedError: go away")) }
         XCTAssertNotNil(abort)
         XCTAssertEqual(harness.connects[call]?.eventsBefore, abort, "just before connectAbort")
     }
@@ -75,7 +75,7 @@ final class ConnectCallTests: XCTestCase {
         harness.drain()
         harness.serverClose(code: 4500, reason: "full")
         XCTAssertEqual(harness.connects[call]?.result.failure, .connectionFailed(code: 4500, reason: "full"))
-        XCTAssertTrue(harness.events.contains(.connectAbort(code: 4500, reason: "full")))
+        XCTAssertTrue(harness.events.contains(.connectAbort(.init(code: 4500, reason: "full"))))
     }
 
     func testConnectTimeoutFailsWith4007() {

@@ -28,7 +28,7 @@ final class ConnectTimeoutTests: XCTestCase {
     func testATransportTimeoutWhileConnectingEndsTheAttemptExactlyAsTheSessionsOwnTimeout() throws {
         let own = attemptThatTimesOut(transportReports: nil)
         XCTAssertEqual(own.closes.map(\.code), [4007])
-        XCTAssertTrue(own.events.contains(.connectAbort(code: 4007, reason: timedOut)), "\(own.events)")
+        XCTAssertTrue(own.events.contains(.connectAbort(.init(code: 4007, reason: timedOut))), "\(own.events)")
         let failures: [WebSocketError] = [
             .timedOut(.handshake(limit: .seconds(20))),
             .transport(.connectTimedOut(host: "127.0.0.1", port: 8000, seconds: 20)),
@@ -51,7 +51,7 @@ final class ConnectTimeoutTests: XCTestCase {
         harness.session.transportClosed(harness.transport!, code: 1006, reason: refused.message, error: refused, now: harness.now)
         harness.drain()
         XCTAssertEqual(harness.connects.values.map(\.result.failure), [.transport(refused)])
-        XCTAssertTrue(harness.events.contains(.connectAbort(code: 1006, reason: refused.message, error: refused)))
+        XCTAssertTrue(harness.events.contains(.connectAbort(.init(code: 1006, reason: refused.message, error: refused))))
     }
 
     func testATimeoutAfterTheWebSocketOpenedIsADisconnectNot4007() {
@@ -60,7 +60,7 @@ final class ConnectTimeoutTests: XCTestCase {
         let keepalive = TransportFailure(WebSocketError.timedOut(.keepalive(limit: .seconds(20))))
         harness.session.transportClosed(harness.transport!, code: 1006, reason: keepalive.message, error: keepalive, now: harness.now)
         harness.drain()
-        XCTAssertTrue(harness.events.contains(.disconnected(code: 1006, reason: keepalive.message, error: keepalive)), "\(harness.events)")
+        XCTAssertTrue(harness.events.contains(.disconnected(.init(code: 1006, reason: keepalive.message, error: keepalive))), "\(harness.events)")
     }
 }
 

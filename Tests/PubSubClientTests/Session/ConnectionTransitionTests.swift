@@ -31,7 +31,8 @@ final class ConnectionTransitionTests: XCTestCase {
         var harness = SessionHarness()
         harness.open()
         harness.receive(#"{"event":"work","data":1,"cid":7}"#)
-        guard case .request(_, _, let id)? = harness.events.last else { return XCTFail("\(harness.events)") }
+        guard case .request(let request)? = harness.events.last else { return XCTFail("\(harness.events)") }
+        let id = request.id
         XCTAssertTrue(harness.session.isAwaitingResponse(id))
         harness.serverClose(code: 1000)
         XCTAssertFalse(harness.session.isAwaitingResponse(id))

@@ -20,7 +20,7 @@ final class HandshakeAndPingTests: XCTestCase {
                 #"{"event":"early","data":1,"cid":3}"#,
             ], "pending subscribes first, then the outbound queue")
         let connected = harness.events.firstIndex { if case .connected = $0 { return true } else { return false } }
-        let requested = harness.events.firstIndex(of: .subscribeRequested(channel: "room", options: SubscriptionOptions()))
+        let requested = harness.events.firstIndex(of: .subscribeRequested(.init(channel: "room", options: SubscriptionOptions())))
         XCTAssertNotNil(connected)
         XCTAssertLessThan(requested ?? .max, connected ?? .min)
         XCTAssertEqual(harness.session.socketID, "abc")
@@ -33,7 +33,7 @@ final class HandshakeAndPingTests: XCTestCase {
         harness.openTransport()
         harness.receive(#"{"rid":1,"error":{"message":"go away","name":"BannedError","statusCode":4501}}"#)
         XCTAssertEqual(harness.closes.last?.code, 4501)
-        XCTAssertTrue(harness.events.contains(.connectAbort(code: 4501, reason: "BannedError: go away")))
+        XCTAssertTrue(harness.events.contains(.connectAbort(.init(code: 4501, reason: "BannedError: go away"))))
         XCTAssertFalse(harness.events.contains { if case .connected = $0 { return true } else { return false } })
         XCTAssertNil(harness.session.reconnectDeadline, "4501 is permanent")
         XCTAssertTrue(
@@ -52,7 +52,7 @@ final class HandshakeAndPingTests: XCTestCase {
         harness.openTransport()
         harness.receive(#"{"rid":1,"error":{"message":"no"}}"#)
         XCTAssertEqual(harness.closes.last?.code, 4003)
-        XCTAssertTrue(harness.events.contains(.connectAbort(code: 4003, reason: "Error: no")))
+        XCTAssertTrue(harness.events.contains(.connectAbort(.init(code: 4003, reason: "Error: no"))))
     }
 
     func testHandshakeTimeoutClosesWith4003() {
@@ -65,7 +65,7 @@ final class HandshakeAndPingTests: XCTestCase {
         harness.advance(1)
         XCTAssertEqual(harness.closes.last?.code, 4003)
         XCTAssertTrue(harness.events.contains(.error(.timeout(event: "#handshake"))))
-        XCTAssertTrue(harness.events.contains(.connectAbort(code: 4003, reason: "TimeoutError: Event response for #handshake event timed out")))
+        XCTAssertTrue(harness.events.contains(.connectAbort(.init(code: 4003, reason: "TimeoutError: Event response for #handshake event timed out"))))
     }
 
     func testConnectTimeoutClosesWith4007() {
@@ -75,7 +75,7 @@ final class HandshakeAndPingTests: XCTestCase {
         XCTAssertEqual(harness.session.nextDeadline, harness.now.advanced(by: 20_000))
         harness.advance(20_000)
         XCTAssertEqual(harness.closes.last?.code, 4007)
-        XCTAssertTrue(harness.events.contains(.connectAbort(code: 4007, reason: "Client connection establishment timed out")))
+        XCTAssertTrue(harness.events.contains(.connectAbort(.init(code: 4007, reason: "Client connection establishment timed out"))))
         XCTAssertTrue(harness.events.contains(.error(.socketProtocol(code: 4007, reason: "Client connection establishment timed out"))))
     }
 
@@ -136,9 +136,9 @@ final class HandshakeAndPingTests: XCTestCase {
         harness.session.connect(now: harness.now)
         harness.drain()
         harness.openTransport()
-        XCTAssertEqual(harness.session.pingTimeout, 20_000)
+        XCTAssertEqual(harness.session.pingTimeout, .seconds(20))
         harness.receive(#"{"rid":1,"data":{"id":"abc","pingTimeout":3000,"isAuthenticated":false}}"#)
-        XCTAssertEqual(harness.session.pingTimeout, 3000)
+        XCTAssertEqual(harness.session.pingTimeout, .seconds(3))
         harness.advance(2_500)
         harness.receive("")  // restarts the timer
         harness.advance(2_999)
@@ -148,7 +148,7 @@ final class HandshakeAndPingTests: XCTestCase {
         XCTAssertEqual(harness.session.state, .closed)
         XCTAssertEqual(harness.closes.last?.code, 4000)
         XCTAssertEqual(harness.closes.last?.reason, "")
-        XCTAssertTrue(harness.events.contains(.disconnected(code: 4000, reason: "Server ping timed out")))
+        XCTAssertTrue(harness.events.contains(.disconnected(.init(code: 4000, reason: "Server ping timed out"))))
     }
 
     func testInboundBatchIsProcessedInOrderAndUnknownRidIgnored() {
@@ -156,7 +156,7 @@ final class HandshakeAndPingTests: XCTestCase {
         harness.open()
         harness.events = []
         harness.receive(#"[{"event":"a","data":1},{"rid":99},7,{"event":"b"}]"#)
-        XCTAssertEqual(harness.events, [.message(event: "a", data: 1), .raw(.json(7)), .message(event: "b", data: nil)])
+        XCTAssertEqual(harness.events, [.message(.init(event: "a", data: 1)), .raw(.json(7)), .message(.init(event: "b", data: nil))])
     }
 
     func testNonJSONAndBinaryFramesAreSurfacedAsRaw() {
@@ -185,7 +185,8 @@ final class HandshakeAndPingTests: XCTestCase {
         harness.open()
         harness.sent = []
         harness.receive(#"{"event":"ask","cid":7,"data":{"q":1}}"#)
-        guard case .request("ask", ["q": 1], let id)? = harness.events.last else { return XCTFail("no request") }
+        guard case .request(let request)? = harness.events.last, request.event == "ask", request.data == ["q": 1] else { return XCTFail("no request") }
+        let id = request.id
         XCTAssertTrue(harness.session.isAwaitingResponse(id))
         try harness.session.respond(to: id, with: .success(["a": 2]), now: harness.now)
         XCTAssertThrowsError(try harness.session.respond(to: id, with: .success(nil), now: harness.now)) { error in
@@ -194,7 +195,8 @@ final class HandshakeAndPingTests: XCTestCase {
         harness.drain()
         XCTAssertEqual(harness.sent, [#"{"rid":7,"data":{"a":2}}"#])
         harness.receive(#"{"event":"ask","cid":8}"#)
-        guard case .request(_, _, let second)? = harness.events.last else { return XCTFail("no request") }
+        guard case .request(let request)? = harness.events.last else { return XCTFail("no request") }
+        let second = request.id
         harness.serverClose(code: 1006)
         XCTAssertThrowsError(try harness.session.respond(to: second, with: .success(nil), now: harness.now)) { error in
             XCTAssertEqual(error as? PubSubError, .requestExpired(second))
@@ -205,17 +207,17 @@ final class HandshakeAndPingTests: XCTestCase {
         var harness = SessionHarness()
         harness.open()
         harness.serverClose(code: 4321, reason: "asked")
-        XCTAssertTrue(harness.events.contains(.disconnected(code: 4321, reason: "asked")))
-        XCTAssertTrue(harness.events.contains(.closed(code: 4321, reason: "asked")))
+        XCTAssertTrue(harness.events.contains(.disconnected(.init(code: 4321, reason: "asked"))))
+        XCTAssertTrue(harness.events.contains(.closed(.init(code: 4321, reason: "asked"))))
         var other = SessionHarness()
         other.open()
         other.serverClose(code: 4001)
-        XCTAssertTrue(other.events.contains(.disconnected(code: 4001, reason: "Client pong timed out")))
+        XCTAssertTrue(other.events.contains(.disconnected(.init(code: 4001, reason: "Client pong timed out"))))
         var normal = SessionHarness()
         normal.open()
         normal.session.disconnect(now: normal.now)
         normal.drain()
-        XCTAssertTrue(normal.events.contains(.disconnected(code: 1000, reason: "")))
+        XCTAssertTrue(normal.events.contains(.disconnected(.init(code: 1000, reason: ""))))
         XCTAssertFalse(normal.events.contains { if case .error = $0 { return true } else { return false } })
     }
 }

@@ -28,8 +28,8 @@ final class InboundRobustnessTests: XCTestCase {
                     break
                 }
                 // Server invokes in these frames are answered so requests do not pile up.
-                for case .request(_, _, let id) in harness.takeEvents() {
-                    try? harness.session.respond(to: id, with: .success(nil), now: harness.now)
+                for case .request(let request) in harness.takeEvents() {
+                    try? harness.session.respond(to: request.id, with: .success(nil), now: harness.now)
                 }
             }
         }
@@ -74,8 +74,8 @@ final class InboundRobustnessTests: XCTestCase {
         }
         XCTAssertEqual(harness.session.state, .open)
         XCTAssertTrue(harness.sent.isEmpty, "nothing is answered: \(harness.sent)")
-        XCTAssertTrue(harness.events.contains(.message(event: "x", data: nil)), "a non-numeric cid makes a transmit")
-        XCTAssertTrue(harness.events.contains(.message(event: "ws", data: nil)), "leading whitespace is allowed")
+        XCTAssertTrue(harness.events.contains(.message(.init(event: "x", data: nil))), "a non-numeric cid makes a transmit")
+        XCTAssertTrue(harness.events.contains(.message(.init(event: "ws", data: nil))), "leading whitespace is allowed")
     }
 }
 

@@ -12,27 +12,27 @@ final class ReconnectPolicyTests: XCTestCase {
 
     func testBackOffSequenceWithFixedRandomSource() {
         let policy = ReconnectPolicy()
-        XCTAssertEqual((0..<5).map { policy.delay(exponent: $0, immediate: false, random: 0) }, [10_000, 15_000, 22_500, 33_750, 50_625])
-        XCTAssertEqual(policy.delay(exponent: 5, immediate: false, random: 0), 60_000)
-        XCTAssertEqual((0..<3).map { policy.delay(exponent: $0, immediate: false, random: 0.5) }, [15_000, 22_500, 33_750])
-        XCTAssertEqual(policy.delay(exponent: 0, immediate: false, random: 0.99999), 20_000)
+        XCTAssertEqual((0..<5).map { policy.delay(exponent: $0, immediate: false, random: 0).wholeMilliseconds }, [10_000, 15_000, 22_500, 33_750, 50_625])
+        XCTAssertEqual(policy.delay(exponent: 5, immediate: false, random: 0).wholeMilliseconds, 60_000)
+        XCTAssertEqual((0..<3).map { policy.delay(exponent: $0, immediate: false, random: 0.5).wholeMilliseconds }, [15_000, 22_500, 33_750])
+        XCTAssertEqual(policy.delay(exponent: 0, immediate: false, random: 0.99999).wholeMilliseconds, 20_000)
     }
 
     func testObservedSpecSequence() {
         let policy = ReconnectPolicy(initialDelay: .milliseconds(200), randomness: .zero, multiplier: 2, maxDelay: .milliseconds(1000))
-        XCTAssertEqual((0..<5).map { policy.delay(exponent: $0, immediate: false, random: 0.7) }, [200, 400, 800, 1000, 1000])
+        XCTAssertEqual((0..<5).map { policy.delay(exponent: $0, immediate: false, random: 0.7).wholeMilliseconds }, [200, 400, 800, 1000, 1000])
     }
 
     func testImmediateOnlyForTheFirstAttempt() {
         let policy = ReconnectPolicy()
-        XCTAssertEqual(policy.delay(exponent: 0, immediate: true, random: 0.5), 0)
-        XCTAssertEqual(policy.delay(exponent: 1, immediate: true, random: 0), 15_000)
+        XCTAssertEqual(policy.delay(exponent: 0, immediate: true, random: 0.5).wholeMilliseconds, 0)
+        XCTAssertEqual(policy.delay(exponent: 1, immediate: true, random: 0).wholeMilliseconds, 15_000)
     }
 
     // MARK: Through the session
 
     private func scheduledDelays(_ events: [SessionEvent]) -> [Int64] {
-        events.compactMap { if case .reconnectScheduled(let delay, _) = $0 { return delay } else { return nil } }
+        events.compactMap { if case .reconnectScheduled(let retry) = $0 { return retry.delay.wholeMilliseconds } else { return nil } }
     }
 
     func testSessionBacksOffOnRepeatedConnectFailuresAndResetsAfterSuccess() {
@@ -60,7 +60,7 @@ final class ReconnectPolicyTests: XCTestCase {
         harness.open(pingTimeout: 2000)
         harness.advance(2000)
         XCTAssertEqual(harness.closes.last?.code, 4000)
-        XCTAssertTrue(harness.events.contains(.disconnected(code: 4000, reason: "Server ping timed out")))
+        XCTAssertTrue(harness.events.contains(.disconnected(.init(code: 4000, reason: "Server ping timed out"))))
         XCTAssertEqual(harness.opens.count, 2, "reconnected at once")
     }
 

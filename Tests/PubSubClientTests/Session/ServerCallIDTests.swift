@@ -14,7 +14,8 @@ final class ServerCallIDTests: XCTestCase {
             harness.open()
             harness.sent = []
             harness.receive(#"{"event":"ask","cid":\#(cid),"data":1}"#)
-            guard case .request("ask", 1, let id)? = harness.events.last else { return XCTFail("\(cid): no request") }
+            guard case .request(let request)? = harness.events.last, request.event == "ask", request.data == 1 else { return XCTFail("\(cid): no request") }
+            let id = request.id
             XCTAssertTrue(harness.session.isAwaitingResponse(id), cid)
             try harness.session.respond(to: id, with: .success(2), now: harness.now)
             XCTAssertThrowsError(try harness.session.respond(to: id, with: .success(nil), now: harness.now))
@@ -39,7 +40,7 @@ final class ServerCallIDTests: XCTestCase {
         harness.receive(#"{"event":"ask","cid":0}"#)
         harness.receive(#"{"event":"ask","cid":0.5}"#)
         let ids = harness.events.compactMap { event -> ServerRequestID? in
-            if case .request(_, _, let id) = event { return id } else { return nil }
+            if case .request(let request) = event { return request.id } else { return nil }
         }
         XCTAssertEqual(ids.count, 2)
         XCTAssertNotEqual(ids[0], ids[1])

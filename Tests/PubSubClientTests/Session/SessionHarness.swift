@@ -1,5 +1,6 @@
 import XCTest
 @testable import PubSubClient
+import TestSupport
 
 /// Drives a `ClientSession` with a manual clock and records everything it asks for.
 struct SessionHarness {
@@ -28,12 +29,14 @@ struct SessionHarness {
         protocolVersion: PingProtocolVersion = .v2,
         channelPrefix: String? = nil
     ) -> SessionConfiguration {
-        SessionConfiguration(
-            address: ServerAddress(hostname: "127.0.0.1", port: 8000),
-            protocolVersion: protocolVersion,
-            autoReconnect: autoReconnect, channelPrefix: channelPrefix,
-            maxQueuedMessages: maxQueuedMessages, maxQueuedBytes: maxQueuedBytes,
-            random: { random })
+        configured(SessionConfiguration(address: ServerAddress(hostname: "127.0.0.1", port: 8000))) {
+            $0.protocolVersion = protocolVersion
+            $0.autoReconnect = autoReconnect
+            $0.channelPrefix = channelPrefix
+            $0.maxQueuedMessages = maxQueuedMessages
+            $0.maxQueuedBytes = maxQueuedBytes
+            $0.random = { random }
+        }
     }
 
     mutating func drain() {

@@ -15,15 +15,17 @@ final class SessionVocabularyTests: XCTestCase {
             handshake,
             [
                 .authStateChanged(
-                    old: .unauthenticated, new: .authenticated, signedToken: Self.token,
-                    token: harness.session.auth.token, byHandshake: true)
+                    .init(
+                        old: .unauthenticated, new: .authenticated, signedToken: Self.token,
+                        token: harness.session.auth.token, byHandshake: true))
             ])
         harness.receive(##"{"event":"#removeAuthToken"}"##)
         XCTAssertTrue(
             harness.events.contains(
                 .authStateChanged(
-                    old: .authenticated, new: .unauthenticated,
-                    signedToken: nil, token: nil, byHandshake: false)))
+                    .init(
+                        old: .authenticated, new: .unauthenticated,
+                        signedToken: nil, token: nil, byHandshake: false))))
     }
 
     func testDisconnectedCarriesTheTransportFailure() {
@@ -32,8 +34,8 @@ final class SessionVocabularyTests: XCTestCase {
         let failure = TransportFailure(.connectionLost, message: "reset")
         harness.session.transportClosed(harness.transport!, code: 1006, reason: "reset", error: failure, now: harness.now)
         harness.drain()
-        XCTAssertTrue(harness.events.contains(.disconnected(code: 1006, reason: "reset", error: failure)))
-        XCTAssertTrue(harness.events.contains(.closed(code: 1006, reason: "reset", error: failure)))
+        XCTAssertTrue(harness.events.contains(.disconnected(.init(code: 1006, reason: "reset", error: failure))))
+        XCTAssertTrue(harness.events.contains(.closed(.init(code: 1006, reason: "reset", error: failure))))
     }
 
     func testNextActionDrainsEachActionOnce() {
