@@ -497,7 +497,7 @@ struct BrokerCore {
         let firstHandshake = !session.hasConnected
         session.hasConnected = true
         session.write(
-            codec.encodeHandshakeResponse(
+            codec.encodedHandshakeResponse(
                 HandshakeResponse(
                     id: session.id, pingTimeout: options.pingTimeout.wholeMilliseconds,
                     isAuthenticated: session.authToken != nil, authError: authError),
@@ -522,7 +522,7 @@ struct BrokerCore {
             session.authToken = payload
             session.signedAuthToken = signed
             session.write(
-                codec.encodeAuthenticateResponse(AuthenticateResponse(isAuthenticated: true), rid: cid.value).withResponseID(cid),
+                codec.encodedAuthenticateResponse(AuthenticateResponse(isAuthenticated: true), rid: cid.value).withResponseID(cid),
                 kind: packetKind, into: &actions)
             sessions[connection] = session
         case .rejected(let error, let isBadToken):
@@ -536,7 +536,7 @@ struct BrokerCore {
             } else {
                 let reported = (data == nil || data?.isNull == true) ? nil : error
                 session.write(
-                    codec.encodeAuthenticateResponse(AuthenticateResponse(isAuthenticated: false, authError: reported), rid: cid.value)
+                    codec.encodedAuthenticateResponse(AuthenticateResponse(isAuthenticated: false, authError: reported), rid: cid.value)
                         .withResponseID(cid),
                     kind: packetKind, into: &actions)
             }
