@@ -37,13 +37,16 @@ struct BrokerCore {
     private let removeAuthTokenFrame: [UInt8]
 
     init(options: BrokerOptions) {
+        var options = options
+        let authKey = options.authKey ?? BrokerOptions.generatedAuthKey()
+        options.authKey = authKey
         self.options = options
         self.codec = options.codec
         self.codecIsJSON = options.codec is JSONPacketCodec
         self.packetKind = options.codec.messageKind
         self.removeAuthTokenFrame = Packet.transmit(event: BuiltInEvent.removeAuthToken, data: nil).encoded(with: options.codec)
         self.tokens = AuthTokenAuthority(
-            key: options.authKey, defaultExpiry: options.authDefaultExpiry, maximumTokenLength: options.maxAuthTokenLength)
+            key: authKey, defaultExpiry: options.authDefaultExpiry, maximumTokenLength: options.maxAuthTokenLength)
     }
 
     // MARK: - Outputs

@@ -23,7 +23,8 @@ public final class PubSubBroker: Sendable {
         self.isSecure = isSecure
     }
 
-    /// The options the broker runs with.
+    /// The options the broker runs with; `authKey` is the key in use (the one the broker
+    /// generated when it started, if the options had none).
     public var options: BrokerOptions { engine.options }
 
     // MARK: - Application handlers

@@ -11,9 +11,11 @@ struct BrokerCommand {
 
     func run() async -> Int32 {
         MemoryTuning.returnLargeBlocksAtOnce()
+        var options = BrokerOptions()
+        options.codec = codec.codec
         let broker: PubSubBroker
         do {
-            broker = try await PubSubBroker.start(host: host, port: port, options: BrokerOptions(codec: codec.codec))
+            broker = try await PubSubBroker.start(host: host, port: port, options: options)
         } catch {
             Output.error("demo broker: \(error)")
             return 1

@@ -34,7 +34,7 @@ final class BrokerLimitsCoreTests: XCTestCase {
     }
 
     func testChannelLimitBelowAtAndAbove() throws {
-        var core = BrokerCore(options: BrokerOptions(socketChannelLimit: 2))
+        var core = BrokerCore(options: BrokerOptions().with { $0.socketChannelLimit = 2 })
         core.connectionOpened(connection, now: now)
         _ = text(&core, ##"{"event":"#handshake","cid":1}"##)
         let id = try XCTUnwrap(core.socketInfo(connection)?.id)
@@ -57,7 +57,7 @@ final class BrokerLimitsCoreTests: XCTestCase {
     }
 
     func testNoChannelLimitWhenNil() {
-        var core = BrokerCore(options: BrokerOptions(socketChannelLimit: nil))
+        var core = BrokerCore(options: BrokerOptions().with { $0.socketChannelLimit = nil })
         core.connectionOpened(connection, now: now)
         _ = text(&core, ##"{"event":"#handshake","cid":1}"##)
         for index in 0..<1_200 { XCTAssertEqual(subscribe(&core, "c\(index)", cid: index + 2), "{\"rid\":\(index + 2)}") }

@@ -15,7 +15,7 @@ final class BrokerLogTests: XCTestCase {
 
     func testAClientsConnectionAndDisconnectionAreLoggedWithItsSocketID() async throws {
         let capture = LogCapture()
-        let broker = try await PubSubBroker.start(port: 0, options: BrokerOptions(logSink: capture.sink()))
+        let broker = try await PubSubBroker.start(port: 0, options: BrokerOptions().with { $0.logSink = capture.sink() })
         let client = PubSubClient(
             configuration: SessionConfiguration(
                 address: ServerAddress(hostname: "127.0.0.1", port: broker.port), autoReconnect: false))
@@ -42,7 +42,12 @@ final class BrokerLogTests: XCTestCase {
     func testASlowConsumerIsLoggedWithItsSocketTheCodeAndTheLimit() async throws {
         let limit = 64 << 10
         let capture = LogCapture()
-        let broker = try await PubSubBroker.start(port: 0, options: BrokerOptions(maxOutboundBufferedBytes: limit, logSink: capture.sink()))
+        let broker = try await PubSubBroker.start(
+            port: 0,
+            options: BrokerOptions().with {
+                $0.maxOutboundBufferedBytes = limit
+                $0.logSink = capture.sink()
+            })
         var slow: RawWebSocketClient? = try connect(broker, subscribingTo: "x")  // never reads again
         let slowID = try XCTUnwrap(broker.sockets.first?.id)
         // 100 KiB publications until the kernel's buffers are full and 64 KiB wait in the broker.
@@ -68,7 +73,12 @@ final class BrokerLogTests: XCTestCase {
 
     func testAConnectionBeyondMaxConnectionsIsLogged() async throws {
         let capture = LogCapture()
-        let broker = try await PubSubBroker.start(port: 0, options: BrokerOptions(maxConnections: 1, logSink: capture.sink()))
+        let broker = try await PubSubBroker.start(
+            port: 0,
+            options: BrokerOptions().with {
+                $0.maxConnections = 1
+                $0.logSink = capture.sink()
+            })
         let first = try connect(broker)
         let second = try RawWebSocketClient(port: broker.port)
         XCTAssertEqual(try second.receiveFrame().closeCode, BrokerOptions.tooManyConnectionsCloseCode)
@@ -83,7 +93,12 @@ final class BrokerLogTests: XCTestCase {
 
     func testAMessageAboveMaxPayloadIsLoggedByWireKitWith1009() async throws {
         let capture = LogCapture()
-        let broker = try await PubSubBroker.start(port: 0, options: BrokerOptions(maxPayload: 1_000, logSink: capture.sink()))
+        let broker = try await PubSubBroker.start(
+            port: 0,
+            options: BrokerOptions().with {
+                $0.maxPayload = 1_000
+                $0.logSink = capture.sink()
+            })
         let client = try connect(broker)
         let socketID = try XCTUnwrap(broker.sockets.first?.id)
         try client.send(##"{"event":"pad","data":"\##(String(repeating: "a", count: 2_000))"}"##)
@@ -100,7 +115,7 @@ final class BrokerLogTests: XCTestCase {
 
     func testAHandshakeTheBrokerRejectsIsLoggedAsTheCloseItSends() async throws {
         let capture = LogCapture()
-        let broker = try await PubSubBroker.start(port: 0, options: BrokerOptions(logSink: capture.sink()))
+        let broker = try await PubSubBroker.start(port: 0, options: BrokerOptions().with { $0.logSink = capture.sink() })
         broker.authorizeHandshake { _ in throw BrokerHandshakeRejection(code: 4403, reason: "no entry") }
         let refused = try RawWebSocketClient(port: broker.port)
         try refused.send(handshake)
@@ -117,7 +132,8 @@ final class BrokerLogTests: XCTestCase {
 
     func testASubscriptionRefusedAtTheChannelLimitIsLogged() async throws {
         let capture = LogCapture()
-        var options = BrokerOptions(logSink: capture.sink())
+        var options = BrokerOptions()
+        options.logSink = capture.sink()
         options.socketChannelLimit = 1
         let broker = try await PubSubBroker.start(port: 0, options: options)
         let client = try connect(broker, subscribingTo: "a")

@@ -19,7 +19,7 @@ final class BrokerPerMessageDeflateTests: XCTestCase {
         XCTAssertNil(declined)
         await plain.stop()
 
-        let compressing = try await PubSubBroker.start(port: 0, options: BrokerOptions(perMessageDeflate: PerMessageDeflateOptions()))
+        let compressing = try await PubSubBroker.start(port: 0, options: BrokerOptions().with { $0.perMessageDeflate = PerMessageDeflateOptions() })
         let accepted = try await negotiated(compressing)
         XCTAssertEqual(accepted, PerMessageDeflateParameters())
         compressing.procedure("echo") { request in request.data }

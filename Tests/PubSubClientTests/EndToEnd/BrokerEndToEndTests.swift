@@ -122,9 +122,11 @@ final class BrokerEndToEndTests: XCTestCase {
     func testPingsAreAnsweredInBothProtocolVersions() async throws {
         for (version, clientVersion) in [(SocketClusterProtocolVersion.v2, PingProtocolVersion.v2), (.v1, .v1), (.v1, .automatic)] {
             let broker = try await startBroker(
-                BrokerOptions(
-                    authKey: Self.secret, pingInterval: .milliseconds(50),
-                    pingTimeout: .milliseconds(300), protocolVersion: version))
+                BrokerOptions(authKey: Self.secret).with {
+                    $0.pingInterval = .milliseconds(50)
+                    $0.pingTimeout = .milliseconds(300)
+                    $0.protocolVersion = version
+                })
             let client = PubSubClient(configuration: configuration(broker) { $0.protocolVersion = clientVersion })
             try await client.connect()
             try await Task.sleep(for: .milliseconds(700))
@@ -135,7 +137,11 @@ final class BrokerEndToEndTests: XCTestCase {
     }
 
     func testSilentServerIsDetectedWithCode4000() async throws {
-        let broker = try await startBroker(BrokerOptions(authKey: Self.secret, pingTimeout: .milliseconds(300), pingTimeoutDisabled: true))
+        let broker = try await startBroker(
+            BrokerOptions(authKey: Self.secret).with {
+                $0.pingTimeout = .milliseconds(300)
+                $0.pingTimeoutDisabled = true
+            })
         let client = PubSubClient(configuration: configuration(broker))
         let events = client.events()
         try await client.connect()

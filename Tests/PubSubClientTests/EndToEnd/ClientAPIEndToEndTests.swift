@@ -458,9 +458,10 @@ final class ClientAPIEndToEndTests: XCTestCase {
 
     func testFrameObserverSeesTheHandshakeFirstThenCallsPingsAndPongsInWireOrder() async throws {
         let broker = try await startBroker(
-            BrokerOptions(
-                authKey: Self.secret, pingInterval: .milliseconds(50),
-                pingTimeout: .milliseconds(1000)))
+            BrokerOptions(authKey: Self.secret).with {
+                $0.pingInterval = .milliseconds(50)
+                $0.pingTimeout = .milliseconds(1000)
+            })
         let frames = Recorder<String>()
         let client = PubSubClient(
             configuration: configuration(port: broker.port) { configuration in

@@ -29,8 +29,11 @@ final class DefaultPingProtocolTests: XCTestCase {
     ) async throws {
         let broker = try await PubSubBroker.start(
             port: 0,
-            options: BrokerOptions(
-                authKey: "test-secret", pingInterval: .milliseconds(100), pingTimeout: .milliseconds(300), protocolVersion: version))
+            options: BrokerOptions(authKey: "test-secret").with {
+                $0.pingInterval = .milliseconds(100)
+                $0.pingTimeout = .milliseconds(300)
+                $0.protocolVersion = version
+            })
         let observation = Observation()
         // Only what the test needs to watch is set; the ping protocol is the default.
         var configuration = SessionConfiguration(
