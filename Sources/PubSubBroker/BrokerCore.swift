@@ -331,7 +331,7 @@ struct BrokerCore {
             case .tooManyValues(let limit): reason = "Message has more than \(limit) \(codecIsJSON ? "JSON " : "")values"
             case .limitExceeded: reason = error.description
             }
-            endSession(connection, code: BrokerOptions.tooManyValuesCloseCode, reason: reason, sendClose: true)
+            endSession(connection, code: BrokerOptions.tooManyValuesCloseCode.rawValue, reason: reason, sendClose: true)
             return
         }
         guard let items else {
@@ -460,7 +460,7 @@ struct BrokerCore {
         else { return }
         sessions[connection]?.awaitingAuthorization = nil
         answerError(connection, cid: pending.cid, RemoteError(name: "Error", message: rejection.reason))
-        endSession(connection, code: rejection.code, reason: Self.closeReason(rejection.reason), sendClose: true)
+        endSession(connection, code: rejection.code.rawValue, reason: Self.closeReason(rejection.reason), sendClose: true)
     }
 
     /// `reason` cut to the 123 UTF-8 bytes a close frame can carry, on a character boundary.

@@ -87,16 +87,16 @@ public struct BrokerOptions: Sendable {
 
     /// The close code of a slow consumer: 1008 (policy violation). The SocketCluster client
     /// reports it as "Encountered a policy violation" and reconnects with back-off, resubscribing.
-    public static let slowConsumerCloseCode: UInt16 = 1008
+    public static let slowConsumerCloseCode: SocketClusterCloseCode = .policyViolation
     /// The close code of a connection beyond `maxConnections`: 1013 (try again later), after
     /// which the SocketCluster client reconnects with back-off.
-    public static let tooManyConnectionsCloseCode: UInt16 = 1013
+    public static let tooManyConnectionsCloseCode = SocketClusterCloseCode(1013)
     /// The close code of a handshake the `authorizeHandshake` hook rejected without its own code:
     /// 4008, socketcluster-server's "Server rejected handshake from client".
-    public static let handshakeRejectedCloseCode: UInt16 = 4008
+    public static let handshakeRejectedCloseCode: SocketClusterCloseCode = .handshakeRejected
     /// The close code of a message over `maxMessageValues`: 1009 (message too big), the code a
     /// message over `maxPayload` gets; the SocketCluster client reconnects with back-off.
-    public static let tooManyValuesCloseCode: UInt16 = 1009
+    public static let tooManyValuesCloseCode: SocketClusterCloseCode = .messageTooBig
 
     /// The socketcluster-server 19 defaults; the broker generates its `authKey` when it starts.
     ///

@@ -71,10 +71,14 @@ public final class PubSubBroker: Sendable {
     }
 
     /// Called on the serial context when a connection became a slow consumer (more than
-    /// `maxOutboundBufferedBytes` waiting to be written), with the bytes it had waiting, just
-    /// before it is closed with `BrokerOptions.slowConsumerCloseCode` (1008); `onDisconnection`
-    /// follows with that code.
-    public func onSlowConsumer(_ handler: @escaping @Sendable (BrokerSocket, _ bufferedBytes: Int) -> Void) {
+    /// `maxOutboundBufferedBytes` waiting to be written), with the socket and the bytes it had
+    /// waiting, just before it is closed with `BrokerOptions.slowConsumerCloseCode` (1008);
+    /// `onDisconnection` follows with that code.
+    ///
+    /// ```swift
+    /// broker.onSlowConsumer { slow in print("slow", slow.socket.id, slow.bufferedBytes) }
+    /// ```
+    public func onSlowConsumer(_ handler: @escaping @Sendable (BrokerSlowConsumer) -> Void) {
         engine.addSlowConsumerHandler(handler)
     }
 
@@ -84,8 +88,12 @@ public final class PubSubBroker: Sendable {
     }
 
     /// Called on the serial context when a socket that had completed its handshake closes,
-    /// with the close code and reason.
-    public func onDisconnection(_ handler: @escaping @Sendable (BrokerSocket, UInt16, String) -> Void) {
+    /// with the socket, the close code and the reason.
+    ///
+    /// ```swift
+    /// broker.onDisconnection { left in print("left", left.socket.id, left.code, left.reason) }
+    /// ```
+    public func onDisconnection(_ handler: @escaping @Sendable (BrokerDisconnection) -> Void) {
         engine.addDisconnectionHandler(handler)
     }
 

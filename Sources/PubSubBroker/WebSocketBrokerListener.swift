@@ -96,7 +96,7 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
             log.maxConnectionsReached(limit: maxConnections, webSocket: driver.logConnection)
             _ = try? driver.perform { machine, now in
                 machine.close(
-                    code: WebSocketCloseCode(BrokerOptions.tooManyConnectionsCloseCode),
+                    code: WebSocketCloseCode(BrokerOptions.tooManyConnectionsCloseCode.rawValue),
                     reason: "Too many connections", now: now)
             }
             return nil
@@ -126,7 +126,7 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
             connections[connection] = nil
             let reason = "Slow consumer: more than \(maxOutboundBufferedBytes) bytes waiting to be written"
             _ = try? driver.perform { machine, now in
-                machine.close(code: WebSocketCloseCode(BrokerOptions.slowConsumerCloseCode), reason: reason, now: now)
+                machine.close(code: WebSocketCloseCode(BrokerOptions.slowConsumerCloseCode.rawValue), reason: reason, now: now)
             }
             engine?.slowConsumer(connection, bufferedBytes: buffered, reason: reason)
             return

@@ -24,8 +24,9 @@ struct BrokerCommand {
         ChatServices(broker: broker).install()
         broker.onConnection { socket in Output.line("connect     \(socket.id)") }
         // A close reason is the client's text: escaped, so it cannot clear the screen or forge a line.
-        broker.onDisconnection { socket, code, reason in
-            Output.line("disconnect  \(socket.id) \(code)" + (reason.isEmpty ? "" : " \(reason.escapedForDisplay)"))
+        broker.onDisconnection { left in
+            Output.line(
+                "disconnect  \(left.socket.id) \(left.code)" + (left.reason.isEmpty ? "" : " \(left.reason.escapedForDisplay)"))
         }
         let codecNote = codec == .json ? "" : ", codec \(codec.rawValue)"
         Output.line("broker listening on \(broker.url.absoluteString)\(codecNote) (Ctrl-C stops it)")

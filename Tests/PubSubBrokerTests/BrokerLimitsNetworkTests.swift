@@ -35,8 +35,8 @@ final class BrokerLimitsNetworkTests: XCTestCase {
         let count = 400  // 40 MiB of publications: far beyond the limit and the kernel's buffers
         let broker = try await PubSubBroker.start(port: 0, options: BrokerOptions().with { $0.maxOutboundBufferedBytes = limit })
         let log = EventLog()
-        broker.onSlowConsumer { socket, bytes in log.append("slow \(socket.id) \(bytes <= limit)") }
-        broker.onDisconnection { socket, code, _ in log.append("closed \(socket.id) \(code)") }
+        broker.onSlowConsumer { slow in log.append("slow \(slow.socket.id) \(slow.bufferedBytes <= limit)") }
+        broker.onDisconnection { left in log.append("closed \(left.socket.id) \(left.code)") }
         let slow = try connect(broker, subscribingTo: "x")
         let slowID = try XCTUnwrap(broker.sockets.first?.id)
         let bystander = try connect(broker, subscribingTo: "x")

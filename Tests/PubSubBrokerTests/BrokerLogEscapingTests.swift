@@ -11,7 +11,7 @@ final class BrokerLogEscapingTests: XCTestCase {
         let capture = LogCapture()
         let broker = try await PubSubBroker.start(port: 0, options: BrokerOptions().with { $0.logSink = capture.sink() })
         let received = AsyncStream<String>.makeStream()
-        broker.onDisconnection { _, _, reason in received.continuation.yield(reason) }
+        broker.onDisconnection { left in received.continuation.yield(left.reason) }
         let client = PubSubClient(
             configuration: SessionConfiguration(
                 address: ServerAddress(hostname: "127.0.0.1", port: broker.port), autoReconnect: false))

@@ -32,7 +32,7 @@ final class BrokerEndToEndTests: XCTestCase {
         }
         broker.procedure("disconnectMe") { request in
             let socket = request.socket
-            let code = UInt16(request.data?["code"]?.intValue ?? 4321)
+            let code = SocketClusterCloseCode(UInt16(request.data?["code"]?.intValue ?? 4321))
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) { socket.disconnect(code: code, reason: "asked") }
             return nil
         }
@@ -348,7 +348,7 @@ final class BrokerEndToEndTests: XCTestCase {
     func testCloseCodesAndReasonsTravelExactly() async throws {
         let broker = try await startBroker()
         let closes = CloseLog()
-        broker.onDisconnection { _, code, reason in closes.append(code, reason) }
+        broker.onDisconnection { left in closes.append(left.code.rawValue, left.reason) }
         let client = PubSubClient(configuration: configuration(broker))
         let events = client.events()
         try await client.connect()

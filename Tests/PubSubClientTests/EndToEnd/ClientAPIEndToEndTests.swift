@@ -207,9 +207,9 @@ final class ClientAPIEndToEndTests: XCTestCase {
         let broker = try await startBroker()
         let closes = Recorder<UInt16>()
         let reasons = Recorder<String>()
-        broker.onDisconnection { _, code, reason in
-            closes.append(code)
-            reasons.append(reason)
+        broker.onDisconnection { left in
+            closes.append(left.code.rawValue)
+            reasons.append(left.reason)
         }
         for (code, reason) in [(UInt16(1000), ""), (4100, "bye")] {
             let client = PubSubClient(configuration: configuration(port: broker.port))
@@ -276,7 +276,7 @@ final class ClientAPIEndToEndTests: XCTestCase {
     func testScClientDisconnectCompletionRunsAfterTheCloseHandshake() async throws {
         let broker = try await startBroker()
         let closes = Recorder<UInt16>()
-        broker.onDisconnection { _, code, _ in closes.append(code) }
+        broker.onDisconnection { left in closes.append(left.code.rawValue) }
         let queue = DispatchQueue(label: "cb")
         let client = ScClient(configuration: configuration(port: broker.port), callbackQueue: queue)
         let connected = expectation(description: "connected")
