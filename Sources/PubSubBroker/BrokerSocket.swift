@@ -42,7 +42,7 @@ public struct BrokerSocket: Sendable, Hashable, CustomStringConvertible {
 
     /// Invokes `event` on the client and waits for its answer (at most `ackTimeout`, default the
     /// broker's). Throws `RemoteError` when the client answers with an error, else
-    /// `PubSubBrokerError` (`.invokeTimedOut`, `.connectionClosed`, `.socketNotOpen`).
+    /// `PubSubBrokerError` (codes `.invokeTimedOut`, `.connectionClosed`, `.socketNotOpen`).
     public func invoke(_ event: String, _ data: JSONValue? = nil, ackTimeout: Duration? = nil) async throws -> JSONValue? {
         try await engine.invoke(connection: connection, socketID: id, event: event, data: data, ackTimeout: ackTimeout)
     }

@@ -116,8 +116,9 @@ public final class PubSubBroker: Sendable {
 extension PubSubBroker {
     /// Starts a broker listening on `host`:`port` (0 picks a free port; read `port`). With `tls`
     /// (certificate chain and key, `import WireKit`), it serves `wss://`.
-    /// - Throws: `PubSubBrokerError.listenFailed` when the address cannot be bound,
-    ///   `.tlsSetupFailed` when the certificate or key cannot be loaded.
+    /// - Throws: ``PubSubBrokerError`` with code ``PubSubBrokerError/Code/listenFailed`` when the
+    ///   address cannot be bound, ``PubSubBrokerError/Code/tlsSetupFailed`` when the certificate or
+    ///   key cannot be loaded.
     public static func start(
         host: String = "127.0.0.1", port: Int = 0, options: BrokerOptions = BrokerOptions(),
         tls: TLSServerConfiguration? = nil

@@ -58,8 +58,10 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
             listener.server = server
             listener.port = server.port
         } catch {
-            if case .tls(let failure) = error { throw PubSubBrokerError.tlsSetupFailed(reason: failure.description) }
-            throw PubSubBrokerError.listenFailed(host: host, port: port, reason: error.description)
+            if case .tls(let failure) = error {
+                throw PubSubBrokerError.tlsSetupFailed(reason: failure.description, underlying: error)
+            }
+            throw PubSubBrokerError.listenFailed(host: host, port: port, reason: error.description, underlying: error)
         }
         return listener
     }
