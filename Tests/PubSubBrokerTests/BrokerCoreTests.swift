@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PubSubBroker
+import TestSupport
 
 /// `BrokerCore` on its own: inputs and time in, actions out, nothing else involved.
 final class BrokerCoreTests: XCTestCase {
@@ -31,7 +32,7 @@ final class BrokerCoreTests: XCTestCase {
     }
 
     func testOpeningAConnectionArmsTheFirstPingDeadline() {
-        var core = BrokerCore(options: BrokerOptions().with { $0.pingInterval = .seconds(8) })
+        var core = BrokerCore(options: configured(BrokerOptions()) { $0.pingInterval = .seconds(8) })
         core.connectionOpened(connection, now: start)
         XCTAssertEqual(core.nextDeadline, at(8))
         XCTAssertEqual(sends(drain(&core)), [])
@@ -39,7 +40,7 @@ final class BrokerCoreTests: XCTestCase {
 
     func testPingsFollowTheClockAndOnlyTheExactPongKeepsTheConnection() {
         var core = BrokerCore(
-            options: BrokerOptions().with {
+            options: configured(BrokerOptions()) {
                 $0.pingInterval = .seconds(8)
                 $0.pingTimeout = .seconds(20)
                 $0.protocolVersion = .v1
@@ -74,7 +75,7 @@ final class BrokerCoreTests: XCTestCase {
 
     func testOneDeadlineHeapServesEveryConnectionAndForgetsClosedOnes() {
         var core = BrokerCore(
-            options: BrokerOptions().with {
+            options: configured(BrokerOptions()) {
                 $0.pingInterval = .seconds(8)
                 $0.handshakeTimeout = .seconds(10)
             })

@@ -9,7 +9,7 @@ final class BrokerLogEscapingTests: XCTestCase {
     func testAClientsCloseReasonIsLoggedEscapedAndHandedToTheApplicationVerbatim() async throws {
         let reason = "bye\u{1B}[2J\u{1B}[H\r\ninfo broker: socket connected socket=forged"
         let capture = LogCapture()
-        let broker = try await PubSubBroker.start(port: 0, options: BrokerOptions().with { $0.logSink = capture.sink() })
+        let broker = try await PubSubBroker.start(port: 0, options: configured(BrokerOptions()) { $0.logSink = capture.sink() })
         let received = AsyncStream<String>.makeStream()
         broker.onDisconnection { left in received.continuation.yield(left.reason) }
         let client = PubSubClient(
@@ -29,7 +29,7 @@ final class BrokerLogEscapingTests: XCTestCase {
 
     func testAChannelNameAtTheChannelLimitIsLoggedEscaped() {
         let capture = LogCapture()
-        let log = BrokerLog(options: BrokerOptions().with { $0.logSink = capture.sink() })
+        let log = BrokerLog(options: configured(BrokerOptions()) { $0.logSink = capture.sink() })
         log.channelLimitReached(BrokerConnectionID(rawValue: 1), socket: "s", channel: "x\u{1B}[2J\n", limit: 1)
         XCTAssertEqual(capture.records.first?.metadata["channel"], #"x\u{1B}[2J\n"#)
     }

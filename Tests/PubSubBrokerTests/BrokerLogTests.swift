@@ -15,7 +15,7 @@ final class BrokerLogTests: XCTestCase {
 
     func testAClientsConnectionAndDisconnectionAreLoggedWithItsSocketID() async throws {
         let capture = LogCapture()
-        let broker = try await PubSubBroker.start(port: 0, options: BrokerOptions().with { $0.logSink = capture.sink() })
+        let broker = try await PubSubBroker.start(port: 0, options: configured(BrokerOptions()) { $0.logSink = capture.sink() })
         let client = PubSubClient(
             configuration: SessionConfiguration(
                 address: ServerAddress(hostname: "127.0.0.1", port: broker.port), autoReconnect: false))
@@ -44,7 +44,7 @@ final class BrokerLogTests: XCTestCase {
         let capture = LogCapture()
         let broker = try await PubSubBroker.start(
             port: 0,
-            options: BrokerOptions().with {
+            options: configured(BrokerOptions()) {
                 $0.maxOutboundBufferedBytes = limit
                 $0.logSink = capture.sink()
             })
@@ -75,7 +75,7 @@ final class BrokerLogTests: XCTestCase {
         let capture = LogCapture()
         let broker = try await PubSubBroker.start(
             port: 0,
-            options: BrokerOptions().with {
+            options: configured(BrokerOptions()) {
                 $0.maxConnections = 1
                 $0.logSink = capture.sink()
             })
@@ -95,7 +95,7 @@ final class BrokerLogTests: XCTestCase {
         let capture = LogCapture()
         let broker = try await PubSubBroker.start(
             port: 0,
-            options: BrokerOptions().with {
+            options: configured(BrokerOptions()) {
                 $0.maxPayload = 1_000
                 $0.logSink = capture.sink()
             })
@@ -115,7 +115,7 @@ final class BrokerLogTests: XCTestCase {
 
     func testAHandshakeTheBrokerRejectsIsLoggedAsTheCloseItSends() async throws {
         let capture = LogCapture()
-        let broker = try await PubSubBroker.start(port: 0, options: BrokerOptions().with { $0.logSink = capture.sink() })
+        let broker = try await PubSubBroker.start(port: 0, options: configured(BrokerOptions()) { $0.logSink = capture.sink() })
         broker.authorizeHandshake { _ in throw BrokerHandshakeRejection(code: 4403, reason: "no entry") }
         let refused = try RawWebSocketClient(port: broker.port)
         try refused.send(handshake)

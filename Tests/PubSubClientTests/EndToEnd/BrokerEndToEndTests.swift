@@ -2,6 +2,7 @@ import Foundation
 import PubSubBroker
 import XCTest
 @testable import PubSubClient
+import TestSupport
 
 /// PubSubClient against PubSubBroker over real sockets, one test per behaviour.
 final class BrokerEndToEndTests: XCTestCase {
@@ -122,7 +123,7 @@ final class BrokerEndToEndTests: XCTestCase {
     func testPingsAreAnsweredInBothProtocolVersions() async throws {
         for (version, clientVersion) in [(SocketClusterProtocolVersion.v2, PingProtocolVersion.v2), (.v1, .v1), (.v1, .automatic)] {
             let broker = try await startBroker(
-                BrokerOptions(authKey: Self.secret).with {
+                configured(BrokerOptions(authKey: Self.secret)) {
                     $0.pingInterval = .milliseconds(50)
                     $0.pingTimeout = .milliseconds(300)
                     $0.protocolVersion = version
@@ -138,7 +139,7 @@ final class BrokerEndToEndTests: XCTestCase {
 
     func testSilentServerIsDetectedWithCode4000() async throws {
         let broker = try await startBroker(
-            BrokerOptions(authKey: Self.secret).with {
+            configured(BrokerOptions(authKey: Self.secret)) {
                 $0.pingTimeout = .milliseconds(300)
                 $0.pingTimeoutDisabled = true
             })

@@ -3,6 +3,7 @@ import PubSubBroker
 import WireKit
 import XCTest
 @testable import PubSubClient
+import TestSupport
 
 /// Both faces against PubSubBroker (and hand-made peers) over real sockets: why a connection
 /// attempt failed, closing with a finished close handshake, socketcluster-client-swift's token
@@ -458,7 +459,7 @@ final class ClientAPIEndToEndTests: XCTestCase {
 
     func testFrameObserverSeesTheHandshakeFirstThenCallsPingsAndPongsInWireOrder() async throws {
         let broker = try await startBroker(
-            BrokerOptions(authKey: Self.secret).with {
+            configured(BrokerOptions(authKey: Self.secret)) {
                 $0.pingInterval = .milliseconds(50)
                 $0.pingTimeout = .milliseconds(1000)
             })

@@ -2,12 +2,13 @@ import Foundation
 import PubSubBroker
 import XCTest
 @testable import PubSubClient
+import TestSupport
 
 /// PubSubClient against PubSubBroker over loopback, both with `MinBinPacketCodec`; and what a
 /// codec mismatch looks like from each side.
 final class MinBinEndToEndTests: XCTestCase {
     private func startBroker(codec: any PacketCodec) async throws -> PubSubBroker {
-        let broker = try await PubSubBroker.start(port: 0, options: BrokerOptions(authKey: "k").with { $0.codec = codec })
+        let broker = try await PubSubBroker.start(port: 0, options: configured(BrokerOptions(authKey: "k")) { $0.codec = codec })
         broker.procedure("echo") { request in request.data }
         broker.procedure("fail") { _ in throw RemoteError(name: "FailError", message: "boom", fields: ["code": 42]) }
         broker.procedure("login") { request in

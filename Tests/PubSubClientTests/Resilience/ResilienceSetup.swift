@@ -1,6 +1,7 @@
 import Foundation
 import PubSubBroker
 @testable import PubSubClient
+import TestSupport
 
 /// The broker and clients the resilience tests share.
 enum ResilienceSetup {
@@ -15,7 +16,7 @@ enum ResilienceSetup {
     ) async throws -> PubSubBroker {
         let broker = try await PubSubBroker.start(
             port: port,
-            options: BrokerOptions(authKey: "k").with {
+            options: configured(BrokerOptions(authKey: "k")) {
                 $0.pingInterval = pingInterval
                 $0.pingTimeout = pingTimeout
             })
