@@ -4,7 +4,9 @@ import PubSubBroker
 /// procedure the invoke modes call (answers with the request's data).
 enum BenchBroker {
     static func start(port: Int, codec: any PacketCodec) async throws -> PubSubBroker {
-        let broker = try await PubSubBroker.start(host: "127.0.0.1", port: port, options: BrokerOptions(codec: codec))
+        var options = BrokerOptions()
+        options.codec = codec
+        let broker = try await PubSubBroker.start(host: "127.0.0.1", port: port, options: options)
         broker.procedure("echo") { request in request.data }
         return broker
     }

@@ -37,13 +37,16 @@ struct BrokerCore {
     private let removeAuthTokenFrame: [UInt8]
 
     init(options: BrokerOptions) {
+        var options = options
+        let authKey = options.authKey ?? BrokerOptions.generatedAuthKey()
+        options.authKey = authKey
         self.options = options
         self.codec = options.codec
         self.codecIsJSON = options.codec is JSONPacketCodec
         self.packetKind = options.codec.messageKind
         self.removeAuthTokenFrame = Packet.transmit(event: BuiltInEvent.removeAuthToken, data: nil).encoded(with: options.codec)
         self.tokens = AuthTokenAuthority(
-            key: options.authKey, defaultExpiry: options.authDefaultExpiry, maximumTokenLength: options.maxAuthTokenLength)
+            key: authKey, defaultExpiry: options.authDefaultExpiry, maximumTokenLength: options.maxAuthTokenLength)
     }
 
     // MARK: - Outputs
@@ -328,7 +331,7 @@ struct BrokerCore {
             case .tooManyValues(let limit): reason = "Message has more than \(limit) \(codecIsJSON ? "JSON " : "")values"
             case .limitExceeded: reason = error.description
             }
-            endSession(connection, code: BrokerOptions.tooManyValuesCloseCode, reason: reason, sendClose: true)
+            endSession(connection, code: BrokerOptions.tooManyValuesCloseCode.rawValue, reason: reason, sendClose: true)
             return
         }
         guard let items else {
@@ -457,7 +460,7 @@ struct BrokerCore {
         else { return }
         sessions[connection]?.awaitingAuthorization = nil
         answerError(connection, cid: pending.cid, RemoteError(name: "Error", message: rejection.reason))
-        endSession(connection, code: rejection.code, reason: Self.closeReason(rejection.reason), sendClose: true)
+        endSession(connection, code: rejection.code.rawValue, reason: Self.closeReason(rejection.reason), sendClose: true)
     }
 
     /// `reason` cut to the 123 UTF-8 bytes a close frame can carry, on a character boundary.
@@ -497,7 +500,7 @@ struct BrokerCore {
         let firstHandshake = !session.hasConnected
         session.hasConnected = true
         session.write(
-            codec.encodeHandshakeResponse(
+            codec.encodedHandshakeResponse(
                 HandshakeResponse(
                     id: session.id, pingTimeout: options.pingTimeout.wholeMilliseconds,
                     isAuthenticated: session.authToken != nil, authError: authError),
@@ -522,7 +525,7 @@ struct BrokerCore {
             session.authToken = payload
             session.signedAuthToken = signed
             session.write(
-                codec.encodeAuthenticateResponse(AuthenticateResponse(isAuthenticated: true), rid: cid.value).withResponseID(cid),
+                codec.encodedAuthenticateResponse(AuthenticateResponse(isAuthenticated: true), rid: cid.value).withResponseID(cid),
                 kind: packetKind, into: &actions)
             sessions[connection] = session
         case .rejected(let error, let isBadToken):
@@ -536,7 +539,7 @@ struct BrokerCore {
             } else {
                 let reported = (data == nil || data?.isNull == true) ? nil : error
                 session.write(
-                    codec.encodeAuthenticateResponse(AuthenticateResponse(isAuthenticated: false, authError: reported), rid: cid.value)
+                    codec.encodedAuthenticateResponse(AuthenticateResponse(isAuthenticated: false, authError: reported), rid: cid.value)
                         .withResponseID(cid),
                     kind: packetKind, into: &actions)
             }

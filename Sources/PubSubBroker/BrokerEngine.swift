@@ -26,8 +26,8 @@ final class BrokerEngine: @unchecked Sendable {
     private var receivers: [String: @Sendable (BrokerMessage) -> Void] = [:]
     private var hooks = BrokerHooks()
     private var connectionHandlers: [@Sendable (BrokerSocket) -> Void] = []
-    private var disconnectionHandlers: [@Sendable (BrokerSocket, UInt16, String) -> Void] = []
-    private var slowConsumerHandlers: [@Sendable (BrokerSocket, Int) -> Void] = []
+    private var disconnectionHandlers: [@Sendable (BrokerDisconnection) -> Void] = []
+    private var slowConsumerHandlers: [@Sendable (BrokerSlowConsumer) -> Void] = []
     private var socketIDs: [BrokerConnectionID: String] = [:]
     private var openCalls: [UInt64: (connection: BrokerConnectionID, cid: BrokerCallID)] = [:]
     private var nextCallID: UInt64 = 1
@@ -142,11 +142,11 @@ final class BrokerEngine: @unchecked Sendable {
         sync { connectionHandlers.append(handler) }
     }
 
-    func addDisconnectionHandler(_ handler: @escaping @Sendable (BrokerSocket, UInt16, String) -> Void) {
+    func addDisconnectionHandler(_ handler: @escaping @Sendable (BrokerDisconnection) -> Void) {
         sync { disconnectionHandlers.append(handler) }
     }
 
-    func addSlowConsumerHandler(_ handler: @escaping @Sendable (BrokerSocket, Int) -> Void) {
+    func addSlowConsumerHandler(_ handler: @escaping @Sendable (BrokerSlowConsumer) -> Void) {
         sync { slowConsumerHandlers.append(handler) }
     }
 
@@ -200,10 +200,11 @@ final class BrokerEngine: @unchecked Sendable {
         queue.async {
             self.log.slowConsumer(connection, socket: self.socketIDs[connection], bufferedBytes: bufferedBytes)
             if let id = self.socketIDs[connection], self.core.socketInfo(connection) != nil {
-                let socket = BrokerSocket(id: id, connection: connection, engine: self)
-                for handler in self.slowConsumerHandlers { handler(socket, bufferedBytes) }
+                let slow = BrokerSlowConsumer(
+                    socket: BrokerSocket(id: id, connection: connection, engine: self), bufferedBytes: bufferedBytes)
+                for handler in self.slowConsumerHandlers { handler(slow) }
             }
-            self.core.disconnect(connection, code: BrokerOptions.slowConsumerCloseCode, reason: reason)
+            self.core.disconnect(connection, code: BrokerOptions.slowConsumerCloseCode.rawValue, reason: reason)
             self.execute()
         }
     }
@@ -374,8 +375,10 @@ final class BrokerEngine: @unchecked Sendable {
             for handler in connectionHandlers { handler(socket) }
         case .socketDisconnected(let connection, let info, let code, let reason):
             log.disconnected(connection, socket: info.id, code: code, reason: reason)
-            let socket = BrokerSocket(id: info.id, connection: connection, engine: self)
-            for handler in disconnectionHandlers { handler(socket, code, reason) }
+            let disconnection = BrokerDisconnection(
+                socket: BrokerSocket(id: info.id, connection: connection, engine: self), code: SocketClusterCloseCode(code),
+                reason: reason)
+            for handler in disconnectionHandlers { handler(disconnection) }
         }
     }
 

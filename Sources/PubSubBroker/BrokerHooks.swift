@@ -35,12 +35,12 @@ public struct BrokerHandshakeRequest: Sendable {
 /// Any other error thrown by the hook closes with 4008 and the error's description.
 public struct BrokerHandshakeRejection: Error, Sendable, Equatable, CustomStringConvertible {
     /// The WebSocket close code (4008, "Server rejected handshake from client", by default).
-    public var code: UInt16
+    public var code: SocketClusterCloseCode
     /// The close reason (at most 123 UTF-8 bytes are sent).
     public var reason: String
 
     /// A rejection closing with `code` and `reason`.
-    public init(code: UInt16 = BrokerOptions.handshakeRejectedCloseCode, reason: String = "") {
+    public init(code: SocketClusterCloseCode = BrokerOptions.handshakeRejectedCloseCode, reason: String = "") {
         self.code = code
         self.reason = reason
     }

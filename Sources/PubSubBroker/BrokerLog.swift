@@ -60,7 +60,7 @@ struct BrokerLog: Sendable {
             metadata: metadata(
                 connection, socket: socket(),
                 [
-                    "code": String(BrokerOptions.slowConsumerCloseCode), "buffered": String(bufferedBytes),
+                    "code": String(BrokerOptions.slowConsumerCloseCode.rawValue), "buffered": String(bufferedBytes),
                     "limit": String(maxOutboundBufferedBytes),
                 ]))
     }
@@ -93,7 +93,7 @@ struct BrokerLog: Sendable {
         sink.log(
             .notice, .broker, "max connections reached",
             metadata: [
-                "code": String(BrokerOptions.tooManyConnectionsCloseCode), "limit": String(limit),
+                "code": String(BrokerOptions.tooManyConnectionsCloseCode.rawValue), "limit": String(limit),
                 "websocket": String(webSocket),
             ])
     }

@@ -42,7 +42,7 @@ public struct BrokerSocket: Sendable, Hashable, CustomStringConvertible {
 
     /// Invokes `event` on the client and waits for its answer (at most `ackTimeout`, default the
     /// broker's). Throws `RemoteError` when the client answers with an error, else
-    /// `PubSubBrokerError` (`.invokeTimedOut`, `.connectionClosed`, `.socketNotOpen`).
+    /// `PubSubBrokerError` (codes `.invokeTimedOut`, `.connectionClosed`, `.socketNotOpen`).
     public func invoke(_ event: String, _ data: JSONValue? = nil, ackTimeout: Duration? = nil) async throws -> JSONValue? {
         try await engine.invoke(connection: connection, socketID: id, event: event, data: data, ackTimeout: ackTimeout)
     }
@@ -70,9 +70,10 @@ public struct BrokerSocket: Sendable, Hashable, CustomStringConvertible {
         engine.perform { core, _ in core.kickOut(connection, channel: channel, message: message) }
     }
 
-    /// Closes the connection with a close frame carrying `code` and `reason`.
-    public func disconnect(code: UInt16 = 1000, reason: String = "") {
-        engine.perform { core, _ in core.disconnect(connection, code: code, reason: reason) }
+    /// Closes the connection with a close frame carrying `code` (a literal such as `4000` works)
+    /// and `reason`.
+    public func disconnect(code: SocketClusterCloseCode = .normal, reason: String = "") {
+        engine.perform { core, _ in core.disconnect(connection, code: code.rawValue, reason: reason) }
     }
 
     /// Holds every packet for this socket (answers included, pings excepted) until `flushBatch`.

@@ -23,7 +23,8 @@ public final class PubSubBroker: Sendable {
         self.isSecure = isSecure
     }
 
-    /// The options the broker runs with.
+    /// The options the broker runs with; `authKey` is the key in use (the one the broker
+    /// generated when it started, if the options had none).
     public var options: BrokerOptions { engine.options }
 
     // MARK: - Application handlers
@@ -70,10 +71,14 @@ public final class PubSubBroker: Sendable {
     }
 
     /// Called on the serial context when a connection became a slow consumer (more than
-    /// `maxOutboundBufferedBytes` waiting to be written), with the bytes it had waiting, just
-    /// before it is closed with `BrokerOptions.slowConsumerCloseCode` (1008); `onDisconnection`
-    /// follows with that code.
-    public func onSlowConsumer(_ handler: @escaping @Sendable (BrokerSocket, _ bufferedBytes: Int) -> Void) {
+    /// `maxOutboundBufferedBytes` waiting to be written), with the socket and the bytes it had
+    /// waiting, just before it is closed with `BrokerOptions.slowConsumerCloseCode` (1008);
+    /// `onDisconnection` follows with that code.
+    ///
+    /// ```swift
+    /// broker.onSlowConsumer { slow in print("slow", slow.socket.id, slow.bufferedBytes) }
+    /// ```
+    public func onSlowConsumer(_ handler: @escaping @Sendable (BrokerSlowConsumer) -> Void) {
         engine.addSlowConsumerHandler(handler)
     }
 
@@ -83,8 +88,12 @@ public final class PubSubBroker: Sendable {
     }
 
     /// Called on the serial context when a socket that had completed its handshake closes,
-    /// with the close code and reason.
-    public func onDisconnection(_ handler: @escaping @Sendable (BrokerSocket, UInt16, String) -> Void) {
+    /// with the socket, the close code and the reason.
+    ///
+    /// ```swift
+    /// broker.onDisconnection { left in print("left", left.socket.id, left.code, left.reason) }
+    /// ```
+    public func onDisconnection(_ handler: @escaping @Sendable (BrokerDisconnection) -> Void) {
         engine.addDisconnectionHandler(handler)
     }
 
@@ -107,8 +116,9 @@ public final class PubSubBroker: Sendable {
 extension PubSubBroker {
     /// Starts a broker listening on `host`:`port` (0 picks a free port; read `port`). With `tls`
     /// (certificate chain and key, `import WireKit`), it serves `wss://`.
-    /// - Throws: `PubSubBrokerError.listenFailed` when the address cannot be bound,
-    ///   `.tlsSetupFailed` when the certificate or key cannot be loaded.
+    /// - Throws: ``PubSubBrokerError`` with code ``PubSubBrokerError/Code/listenFailed`` when the
+    ///   address cannot be bound, ``PubSubBrokerError/Code/tlsSetupFailed`` when the certificate or
+    ///   key cannot be loaded.
     public static func start(
         host: String = "127.0.0.1", port: Int = 0, options: BrokerOptions = BrokerOptions(),
         tls: TLSServerConfiguration? = nil

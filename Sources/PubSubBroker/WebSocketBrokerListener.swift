@@ -58,8 +58,10 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
             listener.server = server
             listener.port = server.port
         } catch {
-            if case .tls(let failure) = error { throw PubSubBrokerError.tlsSetupFailed(reason: failure.description) }
-            throw PubSubBrokerError.listenFailed(host: host, port: port, reason: error.description)
+            if case .tls(let failure) = error {
+                throw PubSubBrokerError.tlsSetupFailed(reason: failure.description, underlying: error)
+            }
+            throw PubSubBrokerError.listenFailed(host: host, port: port, reason: error.description, underlying: error)
         }
         return listener
     }
@@ -96,7 +98,7 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
             log.maxConnectionsReached(limit: maxConnections, webSocket: driver.logConnection)
             _ = try? driver.perform { machine, now in
                 machine.close(
-                    code: WebSocketCloseCode(BrokerOptions.tooManyConnectionsCloseCode),
+                    code: WebSocketCloseCode(BrokerOptions.tooManyConnectionsCloseCode.rawValue),
                     reason: "Too many connections", now: now)
             }
             return nil
@@ -126,7 +128,7 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
             connections[connection] = nil
             let reason = "Slow consumer: more than \(maxOutboundBufferedBytes) bytes waiting to be written"
             _ = try? driver.perform { machine, now in
-                machine.close(code: WebSocketCloseCode(BrokerOptions.slowConsumerCloseCode), reason: reason, now: now)
+                machine.close(code: WebSocketCloseCode(BrokerOptions.slowConsumerCloseCode.rawValue), reason: reason, now: now)
             }
             engine?.slowConsumer(connection, bufferedBytes: buffered, reason: reason)
             return

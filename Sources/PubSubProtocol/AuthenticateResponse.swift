@@ -1,19 +1,19 @@
 /// The `data` of the server's answer to `#authenticate` (Protocol.md §9).
-public struct AuthenticateResponse: Sendable, Hashable {
+package struct AuthenticateResponse: Sendable, Hashable {
     /// Whether the server accepted the token.
-    public var isAuthenticated: Bool
+    package var isAuthenticated: Bool
     /// Why it did not (e.g. `AuthTokenNotBeforeError`), when it says.
-    public var authError: RemoteError?
+    package var authError: RemoteError?
 
     /// A response to send or compare against.
-    public init(isAuthenticated: Bool, authError: RemoteError? = nil) {
+    package init(isAuthenticated: Bool, authError: RemoteError? = nil) {
         self.isAuthenticated = isAuthenticated
         self.authError = authError
     }
 
     /// Reads the response `data`. Unlike the JS client, a missing or non-boolean
     /// `isAuthenticated` is an error rather than "truthy".
-    public init(parsing data: JSONValue?) throws(MalformedResponseError) {
+    package init(parsing data: JSONValue?) throws(MalformedResponseError) {
         guard let data, case .object(let members) = data else {
             throw MalformedResponseError(message: "Authenticate response data is not an object")
         }
@@ -29,7 +29,7 @@ public struct AuthenticateResponse: Sendable, Hashable {
 
     /// The whole answer packet to the `#authenticate` invoke `rid`, as socketcluster-server
     /// writes it: `{"rid":N,"data":{"isAuthenticated":…,"authError":…|null}}` in that order.
-    public func serializedResponse(rid: Int64) -> String {
+    package func serializedResponse(rid: Int64) -> String {
         JSONSerializer.responseText(rid: rid) { serializer, first in
             serializer.writeMember("isAuthenticated", .bool(isAuthenticated), first: &first)
             if let authError {
@@ -43,7 +43,7 @@ public struct AuthenticateResponse: Sendable, Hashable {
 
 extension AuthenticateResponse {
     /// The authenticate answer's `data` as a value (`authError` dehydrated or null).
-    public var dataValue: JSONValue {
+    package var dataValue: JSONValue {
         .object(["isAuthenticated": .bool(isAuthenticated), "authError": authError?.dehydrated() ?? .null])
     }
 }

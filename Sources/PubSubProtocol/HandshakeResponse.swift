@@ -1,16 +1,16 @@
 /// The `data` of the server's answer to `#handshake` (Protocol.md §4).
-public struct HandshakeResponse: Sendable, Hashable {
+package struct HandshakeResponse: Sendable, Hashable {
     /// Server-assigned socket id, new on every connection.
-    public var id: String
+    package var id: String
     /// The server's ping timeout, in milliseconds.
-    public var pingTimeout: Int64
+    package var pingTimeout: Int64
     /// Whether the token sent in the handshake was accepted.
-    public var isAuthenticated: Bool
+    package var isAuthenticated: Bool
     /// Why the token was rejected, when one was sent and rejected.
-    public var authError: RemoteError?
+    package var authError: RemoteError?
 
     /// A response to send (broker side) or to compare against.
-    public init(id: String, pingTimeout: Int64, isAuthenticated: Bool, authError: RemoteError? = nil) {
+    package init(id: String, pingTimeout: Int64, isAuthenticated: Bool, authError: RemoteError? = nil) {
         self.id = id
         self.pingTimeout = pingTimeout
         self.isAuthenticated = isAuthenticated
@@ -18,7 +18,7 @@ public struct HandshakeResponse: Sendable, Hashable {
     }
 
     /// Reads the response `data`. A missing `isAuthenticated` means false; a null `authError` means none.
-    public init(parsing data: JSONValue?) throws(MalformedResponseError) {
+    package init(parsing data: JSONValue?) throws(MalformedResponseError) {
         guard let data, case .object(let members) = data else {
             throw MalformedResponseError(message: "Handshake response data is not an object")
         }
@@ -45,7 +45,7 @@ public struct HandshakeResponse: Sendable, Hashable {
 
     /// The whole answer packet to the `#handshake` invoke `rid`, as socketcluster-server writes
     /// it: `{"rid":N,"data":{id, pingTimeout[, authError], isAuthenticated}}` in that order.
-    public func serializedResponse(rid: Int64) -> String {
+    package func serializedResponse(rid: Int64) -> String {
         JSONSerializer.responseText(rid: rid) { serializer, first in
             serializer.writeMember("id", .string(id), first: &first)
             serializer.writeMember("pingTimeout", .int(pingTimeout), first: &first)
@@ -57,7 +57,7 @@ public struct HandshakeResponse: Sendable, Hashable {
 
 extension HandshakeResponse {
     /// The handshake answer's `data` as a value (`authError` dehydrated; object keys unordered).
-    public var dataValue: JSONValue {
+    package var dataValue: JSONValue {
         var members: [String: JSONValue] = [
             "id": .string(id), "pingTimeout": .int(pingTimeout), "isAuthenticated": .bool(isAuthenticated),
         ]

@@ -1,5 +1,5 @@
 /// What one received text frame is (Protocol.md §2, §3), from the receiver's point of view.
-public enum InboundFrame: Sendable, Hashable {
+package enum InboundFrame: Sendable, Hashable {
     /// A ping: `#1` (protocol 1) or the empty frame (protocol 2). Note that in protocol 2 the
     /// client's pong is also the empty frame, so a server reads `.ping(.v2)` as a pong.
     case ping(SocketClusterProtocolVersion)
@@ -12,14 +12,14 @@ public enum InboundFrame: Sendable, Hashable {
     case raw(String)
 
     /// Classifies a text frame.
-    public init(text: String) {
+    package init(text: String) {
         var contiguous = text
         self = contiguous.withUTF8 { InboundFrame.classify($0, text: text, isValidUTF8: true) }
     }
 
     /// Classifies a frame given as UTF-8 bytes (e.g. a binary frame, which servers decode as
     /// UTF-8 text). Invalid UTF-8 gives `.raw` with U+FFFD replacements.
-    public init(utf8 bytes: some Collection<UInt8>) {
+    package init(utf8 bytes: some Collection<UInt8>) {
         let result =
             bytes.withContiguousStorageIfAvailable {
                 InboundFrame.classify($0, text: nil, isValidUTF8: false)

@@ -19,7 +19,7 @@ public struct InboundPacket: Sendable, Hashable {
 
     /// The event and data of an invoke whose `cid` is not an exact `Int64` (`packet` is `.raw`):
     /// answer it with `Packet.serializedResponse(ridText:result:keyOrder:)`.
-    public var invokeWithCallIDText: (event: String, data: JSONValue?, callIDText: String)? {
+    package var invokeWithCallIDText: (event: String, data: JSONValue?, callIDText: String)? {
         guard let callIDText, case .raw(let value) = packet, let event = value["event"]?.stringValue else { return nil }
         return (event, value["data"], callIDText)
     }
@@ -32,7 +32,7 @@ public struct InboundPacket: Sendable, Hashable {
     /// Throws `JSONParseError` with reason `tooManyValues` when the frame's JSON holds more than
     /// `maximumValues` values (every scalar, array, object and object key counts one): parsing
     /// stops there, so a hostile frame costs at most that many values of memory.
-    public static func parseFrame(
+    package static func parseFrame(
         _ bytes: UnsafeBufferPointer<UInt8>, isValidUTF8: Bool, maximumValues: Int = .max
     ) throws(JSONParseError) -> [InboundPacket]? {
         guard InboundFrame.startsLikeJSONPackets(bytes) else { return nil }
@@ -65,7 +65,7 @@ public struct InboundPacket: Sendable, Hashable {
     }
 
     /// `parseFrame` over a `String`'s UTF-8.
-    public static func parseFrame(_ text: String, maximumValues: Int = .max) throws(JSONParseError) -> [InboundPacket]? {
+    package static func parseFrame(_ text: String, maximumValues: Int = .max) throws(JSONParseError) -> [InboundPacket]? {
         var text = text
         let result = text.withUTF8 { bytes -> Result<[InboundPacket]?, JSONParseError> in
             do throws(JSONParseError) {

@@ -3,25 +3,25 @@
 /// publication subscribers receive is spliced from the data's bytes as they arrived. Routing a
 /// publication of any shape then costs a linear pass over it and one copy, however many values
 /// it holds.
-public struct InboundPublish: Sendable {
+package struct InboundPublish: Sendable {
     /// The channel name.
-    public var channel: String
+    package var channel: String
     /// The invoke's `cid` (0 when `callIDText` is set).
-    public var cid: Int64
+    package var cid: Int64
     /// The `cid`'s wire text when it is not the canonical decimal `cid` (see
     /// `InboundPacket.callIDText`).
-    public var callIDText: String?
+    package var callIDText: String?
     /// The frame subscribers receive, `{"event":"#publish","data":{"channel":C,"data":D}}` (no
     /// `"data":D` when the client sent none): the channel written as the serializer writes strings,
     /// `D` the client's data bytes unchanged (so its object keys keep the client's order, as
     /// socketcluster-server's `JSON.stringify` of the parsed value keeps them).
-    public var publication: [UInt8]
+    package var publication: [UInt8]
 
     /// The `#publish` invoke in a frame (UTF-8; `isValidUTF8` skips validation for bytes from a
     /// `String`), or `nil` when the frame is anything else: not one object, not valid JSON, no
     /// numeric `cid`, or `data` not an object with a string `channel`. A `nil` frame is for the
     /// general path (`InboundPacket.parseFrame`), which then classifies it as before.
-    public static func scan(_ bytes: UnsafeBufferPointer<UInt8>, isValidUTF8: Bool) -> InboundPublish? {
+    package static func scan(_ bytes: UnsafeBufferPointer<UInt8>, isValidUTF8: Bool) -> InboundPublish? {
         var parser = JSONParser(
             input: bytes, maximumDepth: JSONValue.defaultMaximumDepth, maximumValues: .max, inputIsValidUTF8: isValidUTF8,
             capturesCallIDs: false)
@@ -33,7 +33,7 @@ public struct InboundPublish: Sendable {
     }
 
     /// `scan` over a `String`'s UTF-8.
-    public static func scan(_ text: String) -> InboundPublish? {
+    package static func scan(_ text: String) -> InboundPublish? {
         var text = text
         return text.withUTF8 { scan($0, isValidUTF8: true) }
     }

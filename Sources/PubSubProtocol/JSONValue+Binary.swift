@@ -3,7 +3,7 @@ import Foundation
 extension JSONValue {
     /// The sc-formatter wrapper for binary data, `{"base64":true,"data":"<standard base64>"}`
     /// (Protocol.md §2). JavaScript peers deliver this object as-is; they never turn it back into bytes.
-    /// In MessagePack (``MessagePackEncoder``, ``MessagePackDecoder``) the wrapper is a `bin`, the
+    /// In MessagePack (``messagePackBytes()``, ``MessagePackDecoder``) the wrapper is a `bin`, the
     /// form of a JavaScript `ArrayBuffer`.
     public static func binary(_ data: Data) -> JSONValue {
         .object(["base64": .bool(true), "data": .string(data.base64EncodedString())])

@@ -2,6 +2,11 @@
 ///
 /// Integers stay integers (`cid`, `rid`, counts are written without `.0`), booleans stay booleans
 /// (never `1`), and `null` is distinct from an absent key (absent is `nil` at the `Optional` level).
+///
+/// This set is closed: JSON has these kinds of value, and the seven cases are permanent, so an
+/// exhaustive `switch` over them stays valid in every later release. New abilities come only as
+/// static functions and computed properties, the way ``binary(_:)`` and ``isTruthy`` came,
+/// never as new cases.
 public enum JSONValue: Sendable, Hashable {
     /// JSON `null`.
     case null

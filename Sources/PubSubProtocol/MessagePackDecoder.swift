@@ -13,7 +13,7 @@ import Foundation
 /// - Every integer and float format is a number: ``JSONValue/int(_:)`` when integral and in the
 ///   `Int64` range (as the JSON parser reads `1e3`), ``JSONValue/double(_:)`` otherwise.
 /// - bin 8/16/32 is the ``JSONValue/binary(_:)`` wrapper around its bytes (``JSONValue/binaryData``
-///   gives them back), which ``MessagePackEncoder`` writes as bin again.
+///   gives them back), which ``JSONValue/messagePackBytes()`` writes as bin again.
 /// - A map is an object; its keys must be str (JavaScript object keys always are), and a
 ///   repeated key keeps the last value, as msgpack-lite does.
 /// - Extension types and the never-used `0xc1` are errors: `sc-codec-min-bin` 3.0.0 configures

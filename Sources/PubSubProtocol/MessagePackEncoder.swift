@@ -19,22 +19,22 @@ import Foundation
 ///
 /// A length above 2³² − 1 throws ``MessagePackEncodingError``; what was written of that document
 /// is then incomplete (``removeAll()`` before the next).
-public struct MessagePackEncoder: Sendable {
+package struct MessagePackEncoder: Sendable {
     /// The MessagePack written so far.
-    public private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
 
     /// An empty encoder with room for `capacity` bytes.
-    public init(capacity: Int = 64) {
+    package init(capacity: Int = 64) {
         bytes.reserveCapacity(capacity)
     }
 
     /// Forgets what was written, keeping the storage for the next document.
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
     }
 
     /// Writes `value` and everything in it.
-    public mutating func encode(_ value: JSONValue) throws(MessagePackEncodingError) {
+    package mutating func encode(_ value: JSONValue) throws(MessagePackEncodingError) {
         switch value {
         case .null:
             encodeNil()
@@ -61,7 +61,7 @@ public struct MessagePackEncoder: Sendable {
     /// Writes an object as a map whose `leadingKeys` (those present) come first in the given
     /// order, then the other members with sorted keys. The map is never taken for a
     /// ``JSONValue/binary(_:)`` wrapper.
-    public mutating func encodeObject(_ members: [String: JSONValue], leadingKeys: [String]) throws(MessagePackEncodingError) {
+    package mutating func encodeObject(_ members: [String: JSONValue], leadingKeys: [String]) throws(MessagePackEncodingError) {
         try encodeMapHeader(count: members.count)
         if members.count == 1, let only = members.first {
             try encodeString(only.key)
@@ -83,18 +83,18 @@ public struct MessagePackEncoder: Sendable {
     }
 
     /// Writes nil (`0xc0`).
-    public mutating func encodeNil() {
+    package mutating func encodeNil() {
         bytes.append(0xC0)
     }
 
     /// Writes false (`0xc2`) or true (`0xc3`).
-    public mutating func encodeBool(_ flag: Bool) {
+    package mutating func encodeBool(_ flag: Bool) {
         bytes.append(flag ? 0xC3 : 0xC2)
     }
 
     /// Writes an integer in the format msgpack-lite picks for the same JavaScript number (see the
     /// type's overview).
-    public mutating func encodeInteger(_ integer: Int64) {
+    package mutating func encodeInteger(_ integer: Int64) {
         switch integer {
         case -32...127:
             bytes.append(UInt8(truncatingIfNeeded: integer))
@@ -130,7 +130,7 @@ public struct MessagePackEncoder: Sendable {
     }
 
     /// Writes a number: float 64, or an integer when it is integral and in the 32-bit range.
-    public mutating func encodeDouble(_ number: Double) {
+    package mutating func encodeDouble(_ number: Double) {
         if number.rounded(.towardZero) == number, number >= -2_147_483_648, number <= 2_147_483_647 {
             encodeInteger(Int64(number))
         } else {
@@ -139,7 +139,7 @@ public struct MessagePackEncoder: Sendable {
     }
 
     /// Writes a str: fixstr, str 8, 16 or 32 by its UTF-8 length.
-    public mutating func encodeString(_ string: String) throws(MessagePackEncodingError) {
+    package mutating func encodeString(_ string: String) throws(MessagePackEncodingError) {
         var string = string
         let count = string.utf8.count
         switch count {
@@ -159,7 +159,7 @@ public struct MessagePackEncoder: Sendable {
 
     /// Writes a bin: bin 8 below 255 bytes, bin 16 up to 65 535, bin 32 beyond. (msgpack-lite
     /// 0.1.26 tests `length < 0xFF` for bin 8, so a 255-byte bin is bin 16 there and here.)
-    public mutating func encodeBinary(_ data: some Collection<UInt8>) throws(MessagePackEncodingError) {
+    package mutating func encodeBinary(_ data: some Collection<UInt8>) throws(MessagePackEncodingError) {
         let count = data.count
         switch count {
         case 0..<0xFF:
@@ -175,7 +175,7 @@ public struct MessagePackEncoder: Sendable {
     }
 
     /// Writes an array header for `count` elements; write the elements next.
-    public mutating func encodeArrayHeader(count: Int) throws(MessagePackEncodingError) {
+    package mutating func encodeArrayHeader(count: Int) throws(MessagePackEncodingError) {
         switch count {
         case 0..<16:
             bytes.append(0x90 | UInt8(count))
@@ -189,7 +189,7 @@ public struct MessagePackEncoder: Sendable {
 
     /// Writes a map header for `count` members; write each key (``encodeString(_:)``) and its
     /// value next, in the order the peer should see them.
-    public mutating func encodeMapHeader(count: Int) throws(MessagePackEncodingError) {
+    package mutating func encodeMapHeader(count: Int) throws(MessagePackEncodingError) {
         switch count {
         case 0..<16:
             bytes.append(0x80 | UInt8(count))

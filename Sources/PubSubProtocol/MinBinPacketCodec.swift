@@ -1,4 +1,4 @@
-/// `sc-codec-min-bin` 3.0.0: each packet MessagePack (``MessagePackEncoder``) in a binary
+/// `sc-codec-min-bin` 3.0.0: each packet MessagePack (msgpack-lite's choices) in a binary
 /// message, with the packet keys compressed as that codec does, so messages are byte-identical
 /// to a JavaScript peer's (socketcluster-server 19.1.1, socketcluster-client 20.0.2):
 ///
@@ -15,7 +15,7 @@
 /// A text message is never decoded (``decode(_:kind:maximumValues:)`` returns `nil`): a
 /// socketcluster-server with this codec closes with 4009 when one arrives before the handshake
 /// and drops it afterwards, and `PubSubBroker` does the same.
-public struct MinBinPacketCodec: PacketCodec {
+public struct MinBinPacketCodec: PacketCodec, ServerResponseEncoding {
     /// Largest message accepted, in bytes, and deepest nesting: those of the decoder (defaults
     /// ``MessagePackDecoder/defaultMaximumInputSize``, ``JSONValue/defaultMaximumDepth``).
     /// The value count is the receiver's `maximumValues` when smaller than the decoder's.
@@ -80,7 +80,7 @@ public struct MinBinPacketCodec: PacketCodec {
 
     /// Handshake answer with `data` members `id`, `pingTimeout`, `authError` (when set),
     /// `isAuthenticated`, as socketcluster-server writes it.
-    public func encodeHandshakeResponse(_ response: HandshakeResponse, rid: Int64) -> [UInt8] {
+    package func encodeHandshakeResponse(_ response: HandshakeResponse, rid: Int64) -> [UInt8] {
         var encoder = MessagePackEncoder(capacity: 96)
         do throws(MessagePackEncodingError) {
             try Self.writeResponseHeader(rid: rid, to: &encoder)
@@ -103,7 +103,7 @@ public struct MinBinPacketCodec: PacketCodec {
 
     /// Authenticate answer with `data` members `isAuthenticated`, `authError`, as
     /// socketcluster-server writes it.
-    public func encodeAuthenticateResponse(_ response: AuthenticateResponse, rid: Int64) -> [UInt8] {
+    package func encodeAuthenticateResponse(_ response: AuthenticateResponse, rid: Int64) -> [UInt8] {
         var encoder = MessagePackEncoder(capacity: 64)
         do throws(MessagePackEncodingError) {
             try Self.writeResponseHeader(rid: rid, to: &encoder)

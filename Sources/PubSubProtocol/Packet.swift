@@ -1,4 +1,8 @@
 /// One SocketCluster packet: an element of a frame (Protocol.md §2).
+///
+/// This set is closed: SocketCluster's protocol has these three kinds of packet, and anything
+/// else is `raw`. The type is public for ``PacketCodec`` writers; how frames are classified and
+/// serialized is internal to this package.
 public enum Packet: Sendable, Hashable {
     /// A one-way event: `{"event":..., "data"?:...}`. `data` is nil when the key is absent.
     case transmit(event: String, data: JSONValue?)

@@ -5,7 +5,7 @@
 /// ``MinBinPacketCodec`` (`sc-codec-min-bin` 3.0.0, binary MessagePack messages). Pings and pongs
 /// (`""`, `#1`, `#2`) are never encoded: they are always text messages, whatever the codec.
 ///
-/// A codec of your own implements the three requirements; the others have defaults:
+/// A codec of your own implements the three requirements; ``encodeBatch(_:)`` has a default:
 ///
 /// ```swift
 /// /// JSON packets in binary messages, for a server whose codec decodes binary frames as UTF-8.
@@ -13,7 +13,7 @@
 ///     var messageKind: PacketMessageKind { .binary }
 ///
 ///     func encode(_ packet: Packet, keyOrder: PacketKeyOrder) -> [UInt8] {
-///         packet.serializedBytes(keyOrder: keyOrder)
+///         JSONPacketCodec().encode(packet, keyOrder: keyOrder)
 ///     }
 ///
 ///     func decode(
@@ -23,6 +23,14 @@
 ///     }
 /// }
 /// ```
+///
+/// A codec that is not JSON writes ``Packet/jsonValue`` in its own format and reads a received
+/// value back with ``Packet/init(classifying:)``. The types in the requirements (``Packet``,
+/// ``PacketKeyOrder``, ``PacketMessageKind``, ``InboundPacket``, ``PacketDecodingError``) are
+/// public for codec writers; the rest of the wire model (frame classification, serialization,
+/// the handshake and authenticate answers) is internal to this package. A broker answers
+/// `#handshake` and `#authenticate` through ``encode(_:keyOrder:)`` of a codec of your own;
+/// the built-in codecs write those answers in socketcluster-server's member order.
 ///
 /// Encoding cannot fail: a codec meets only values a peer could have sent (a codec that cannot
 /// represent one writes its closest form, as ``MinBinPacketCodec`` writes nil for a string of
@@ -47,7 +55,18 @@ public protocol PacketCodec: Sendable {
     func decode(
         _ message: UnsafeBufferPointer<UInt8>, kind: PacketMessageKind, maximumValues: Int
     ) throws(PacketDecodingError) -> [InboundPacket]?
+}
 
+extension PacketCodec {
+    /// Default: an array of the packets, as JSON (`[p1,p2]`).
+    public func encodeBatch(_ encodedPackets: [[UInt8]]) -> [UInt8] {
+        Packet.batchFrame(encodedPackets)
+    }
+}
+
+/// A codec that writes the handshake and authenticate answers itself, in the member order
+/// socketcluster-server writes them (the built-in codecs do).
+package protocol ServerResponseEncoding: PacketCodec {
     /// socketcluster-server's answer to `#handshake`: `data` members `id`, `pingTimeout`,
     /// `authError` (when set), `isAuthenticated`, in that order where the format keeps one.
     func encodeHandshakeResponse(_ response: HandshakeResponse, rid: Int64) -> [UInt8]
@@ -58,19 +77,17 @@ public protocol PacketCodec: Sendable {
 }
 
 extension PacketCodec {
-    /// Default: an array of the packets, as JSON (`[p1,p2]`).
-    public func encodeBatch(_ encodedPackets: [[UInt8]]) -> [UInt8] {
-        Packet.batchFrame(encodedPackets)
+    /// The answer to `#handshake`: the codec's own (``ServerResponseEncoding``) or, for any other
+    /// codec, the response packet through ``encode(_:keyOrder:)`` with the data members sorted.
+    package func encodedHandshakeResponse(_ response: HandshakeResponse, rid: Int64) -> [UInt8] {
+        if let codec = self as? any ServerResponseEncoding { return codec.encodeHandshakeResponse(response, rid: rid) }
+        return encode(.response(rid: rid, result: .success(response.dataValue)), keyOrder: .server)
     }
 
-    /// Default: the response packet with the data members in sorted order.
-    public func encodeHandshakeResponse(_ response: HandshakeResponse, rid: Int64) -> [UInt8] {
-        encode(.response(rid: rid, result: .success(response.dataValue)), keyOrder: .server)
-    }
-
-    /// Default: the response packet with the data members in sorted order.
-    public func encodeAuthenticateResponse(_ response: AuthenticateResponse, rid: Int64) -> [UInt8] {
-        encode(.response(rid: rid, result: .success(response.dataValue)), keyOrder: .server)
+    /// The answer to `#authenticate`, chosen as ``encodedHandshakeResponse(_:rid:)`` chooses.
+    package func encodedAuthenticateResponse(_ response: AuthenticateResponse, rid: Int64) -> [UInt8] {
+        if let codec = self as? any ServerResponseEncoding { return codec.encodeAuthenticateResponse(response, rid: rid) }
+        return encode(.response(rid: rid, result: .success(response.dataValue)), keyOrder: .server)
     }
 }
 
@@ -86,7 +103,7 @@ extension PacketCodec where Self == MinBinPacketCodec {
 
 extension Packet {
     /// The packet as `codec` writes it, in socketcluster-server's member order.
-    public func encoded(with codec: any PacketCodec) -> [UInt8] {
+    package func encoded(with codec: any PacketCodec) -> [UInt8] {
         codec.encode(self, keyOrder: .server)
     }
 }

@@ -1,12 +1,12 @@
 extension Packet {
     /// The packet as one JSON frame text, members in JavaScript order (`event, data, cid` /
     /// `rid, data` / `rid, error`; nested objects with sorted keys, error objects `message, name` first).
-    public func serialized(keyOrder: PacketKeyOrder = .client) -> String {
+    package func serialized(keyOrder: PacketKeyOrder = .client) -> String {
         String(decoding: serializedBytes(keyOrder: keyOrder), as: UTF8.self)
     }
 
     /// The packet as UTF-8 JSON bytes (see `serialized(keyOrder:)`).
-    public func serializedBytes(keyOrder: PacketKeyOrder = .client) -> [UInt8] {
+    package func serializedBytes(keyOrder: PacketKeyOrder = .client) -> [UInt8] {
         var serializer = JSONSerializer(capacity: 128)
         write(to: &serializer, keyOrder: keyOrder)
         return serializer.bytes
@@ -74,7 +74,7 @@ extension Packet {
     /// The response `{"rid":<ridText>,…}` to an invoke whose `cid` arrived as `ridText` (see
     /// `InboundPacket.callIDText`): the number goes back exactly as the peer wrote it. `ridText`
     /// must be a JSON number as `InboundPacket` captured it; it is written unchanged.
-    public static func serializedResponse(
+    package static func serializedResponse(
         ridText: String, result: Result<JSONValue?, RemoteError>, keyOrder: PacketKeyOrder = .client
     ) -> [UInt8] {
         let canonical = Packet.response(rid: 0, result: result).serializedBytes(keyOrder: keyOrder)
@@ -83,7 +83,7 @@ extension Packet {
 
     /// A response frame that starts `{"rid":0` with the `0` replaced by `ridText`; any other
     /// frame is returned unchanged.
-    public static func replacingResponseRID(of frame: [UInt8], with ridText: String) -> [UInt8] {
+    package static func replacingResponseRID(of frame: [UInt8], with ridText: String) -> [UInt8] {
         let prefix = Array(#"{"rid":0"#.utf8)
         guard frame.starts(with: prefix) else { return frame }
         var spliced = Array(prefix.dropLast())
@@ -134,7 +134,7 @@ extension JSONSerializer {
 extension Packet {
     /// Serialized packets (UTF-8) joined into one batch frame (a JSON array), for senders that
     /// keep packets serialized while batching.
-    public static func batchFrame(_ serializedPackets: [[UInt8]]) -> [UInt8] {
+    package static func batchFrame(_ serializedPackets: [[UInt8]]) -> [UInt8] {
         var frame: [UInt8] = []
         frame.reserveCapacity(serializedPackets.reduce(2) { $0 + $1.count + 1 })
         frame.append(UInt8(ascii: "["))
@@ -149,12 +149,12 @@ extension Packet {
 
 extension Array where Element == Packet {
     /// The packets as one batch frame: a JSON array (Protocol.md §2).
-    public func serialized(keyOrder: PacketKeyOrder = .client) -> String {
+    package func serialized(keyOrder: PacketKeyOrder = .client) -> String {
         String(decoding: serializedBytes(keyOrder: keyOrder), as: UTF8.self)
     }
 
     /// The packets as one batch frame in UTF-8 bytes.
-    public func serializedBytes(keyOrder: PacketKeyOrder = .client) -> [UInt8] {
+    package func serializedBytes(keyOrder: PacketKeyOrder = .client) -> [UInt8] {
         var serializer = JSONSerializer(capacity: 128 * Swift.max(count, 1))
         serializer.appendRaw(UInt8(ascii: "["))
         for (index, packet) in enumerated() {

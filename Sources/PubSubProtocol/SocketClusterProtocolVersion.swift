@@ -1,4 +1,7 @@
 /// The SocketCluster ping/pong dialect (Protocol.md §3).
+///
+/// New cases may be added in a minor release when SocketCluster defines a new dialect (and
+/// `allCases` then grows with them); switch with `default:`.
 public enum SocketClusterProtocolVersion: Int, Sendable, Hashable, CaseIterable {
     /// socketcluster-server ≤ 14 (or `protocolVersion: 1`): ping `#1`, pong `#2`.
     case v1 = 1

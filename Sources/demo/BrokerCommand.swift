@@ -11,9 +11,11 @@ struct BrokerCommand {
 
     func run() async -> Int32 {
         MemoryTuning.returnLargeBlocksAtOnce()
+        var options = BrokerOptions()
+        options.codec = codec.codec
         let broker: PubSubBroker
         do {
-            broker = try await PubSubBroker.start(host: host, port: port, options: BrokerOptions(codec: codec.codec))
+            broker = try await PubSubBroker.start(host: host, port: port, options: options)
         } catch {
             Output.error("demo broker: \(error)")
             return 1
@@ -22,8 +24,9 @@ struct BrokerCommand {
         ChatServices(broker: broker).install()
         broker.onConnection { socket in Output.line("connect     \(socket.id)") }
         // A close reason is the client's text: escaped, so it cannot clear the screen or forge a line.
-        broker.onDisconnection { socket, code, reason in
-            Output.line("disconnect  \(socket.id) \(code)" + (reason.isEmpty ? "" : " \(reason.escapedForDisplay)"))
+        broker.onDisconnection { left in
+            Output.line(
+                "disconnect  \(left.socket.id) \(left.code)" + (left.reason.isEmpty ? "" : " \(left.reason.escapedForDisplay)"))
         }
         let codecNote = codec == .json ? "" : ", codec \(codec.rawValue)"
         Output.line("broker listening on \(broker.url.absoluteString)\(codecNote) (Ctrl-C stops it)")

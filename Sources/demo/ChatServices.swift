@@ -39,8 +39,8 @@ struct ChatServices {
             presence.record(message, socketID: request.socket.id, channel: request.channel)
         }
 
-        broker.onDisconnection { [broker] socket, _, _ in
-            for (channel, message) in presence.forget(socketID: socket.id) {
+        broker.onDisconnection { [broker] left in
+            for (channel, message) in presence.forget(socketID: left.socket.id) {
                 broker.publish(channel: channel, data: ChatMessage(type: .leave, name: message.name, from: message.from).json)
             }
         }

@@ -39,7 +39,7 @@ final class MigrationTests: XCTestCase {
         broker.procedure("whoami") { request in request.socket.authToken?["username"] }
         // A token signed with the broker's key, as a server would have issued it earlier.
         let savedToken = JWT.sign(payload: ["username": "ann", "exp": .int(Int64(Date().timeIntervalSince1970) + 600)],
-                                  secret: broker.options.authKey)
+                                  secret: try XCTUnwrap(broker.options.authKey))
         // Docs: let url = "ws://localhost:8000/socketcluster/"
         let url = broker.url.absoluteString
 

@@ -12,7 +12,9 @@ import XCTest
 final class ReadmeQuickStartTests: XCTestCase {
     func testMinBinQuickStartConnectsToAMinBinBroker() async throws {
         // README: Against a real socketcluster-server (min-bin)
-        let broker = try await PubSubBroker.start(port: 0, options: BrokerOptions(codec: MinBinPacketCodec()))  // a min-bin broker
+        var options = BrokerOptions()
+        options.codec = MinBinPacketCodec()
+        let broker = try await PubSubBroker.start(port: 0, options: options)  // a min-bin broker
         broker.procedure("echo") { request in request.data }
         // Docs: let client = try PubSubClient(url: "ws://127.0.0.1:8000/socketcluster/", codec: MinBinPacketCodec())
         let client = try PubSubClient(url: broker.url.absoluteString, codec: MinBinPacketCodec())

@@ -9,16 +9,21 @@ final class WireModelTests: XCTestCase {
     func testWireModelSnippetRoundTrips() throws {
         var printed: [String] = []
         func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
-        func snippet() {
-            let frame = InboundFrame(text: ##"{"event":"#publish","data":{"channel":"news","data":"hi"}}"##)
-            if case .packets(let packets) = frame, case .transmit(let event, let data) = packets[0] {
+        func snippet() throws {
+            let codec = JSONPacketCodec()
+            let invoke = Packet.invoke(event: "echo", data: ["text": "hello"], cid: 1)
+            print(String(decoding: codec.encode(invoke, keyOrder: .client), as: UTF8.self))
+            // {"event":"echo","data":{"text":"hello"},"cid":1}
+
+            let message = Array(##"{"event":"#publish","data":{"channel":"news","data":"hi"}}"##.utf8)
+            let packets = try message.withUnsafeBufferPointer { bytes throws(PacketDecodingError) in
+                try codec.decode(bytes, kind: .text, maximumValues: 1_000)
+            }
+            if case .transmit(let event, let data)? = packets?.first?.packet {
                 print(event, data?["channel"]?.stringValue ?? "")    // #publish news
             }
-
-            let invoke = Packet.invoke(event: "echo", data: ["text": "hello"], cid: 1)
-            print(invoke.serialized())                           // {"event":"echo","data":{"text":"hello"},"cid":1}
         }
-        snippet()
-        XCTAssertEqual(printed, ["#publish news", #"{"event":"echo","data":{"text":"hello"},"cid":1}"#])
+        try snippet()
+        XCTAssertEqual(printed, [#"{"event":"echo","data":{"text":"hello"},"cid":1}"#, "#publish news"])
     }
 }

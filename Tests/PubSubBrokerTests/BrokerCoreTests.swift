@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PubSubBroker
+import TestSupport
 
 /// `BrokerCore` on its own: inputs and time in, actions out, nothing else involved.
 final class BrokerCoreTests: XCTestCase {
@@ -31,14 +32,19 @@ final class BrokerCoreTests: XCTestCase {
     }
 
     func testOpeningAConnectionArmsTheFirstPingDeadline() {
-        var core = BrokerCore(options: BrokerOptions(pingInterval: .seconds(8)))
+        var core = BrokerCore(options: configured(BrokerOptions()) { $0.pingInterval = .seconds(8) })
         core.connectionOpened(connection, now: start)
         XCTAssertEqual(core.nextDeadline, at(8))
         XCTAssertEqual(sends(drain(&core)), [])
     }
 
     func testPingsFollowTheClockAndOnlyTheExactPongKeepsTheConnection() {
-        var core = BrokerCore(options: BrokerOptions(pingInterval: .seconds(8), pingTimeout: .seconds(20), protocolVersion: .v1))
+        var core = BrokerCore(
+            options: configured(BrokerOptions()) {
+                $0.pingInterval = .seconds(8)
+                $0.pingTimeout = .seconds(20)
+                $0.protocolVersion = .v1
+            })
         core.connectionOpened(connection, now: start)
         _ = text(&core, ##"{"event":"#handshake","cid":1}"##, at: 0)
         XCTAssertEqual(sends(elapse(&core, to: 8)), ["#1"])
@@ -68,7 +74,11 @@ final class BrokerCoreTests: XCTestCase {
     }
 
     func testOneDeadlineHeapServesEveryConnectionAndForgetsClosedOnes() {
-        var core = BrokerCore(options: BrokerOptions(pingInterval: .seconds(8), handshakeTimeout: .seconds(10)))
+        var core = BrokerCore(
+            options: configured(BrokerOptions()) {
+                $0.pingInterval = .seconds(8)
+                $0.handshakeTimeout = .seconds(10)
+            })
         let other = BrokerConnectionID(rawValue: 2)
         core.connectionOpened(connection, now: start)
         core.connectionOpened(other, now: at(3))

@@ -20,7 +20,7 @@ final class BrokerInboundLimitsNetworkTests: XCTestCase {
 
     func testAHugeArrayIsPublishedAsSentButClosesAProcedureCallWith1009() async throws {
         let values = 100_000
-        let broker = try await PubSubBroker.start(port: 0, options: BrokerOptions(maxMessageValues: values))
+        let broker = try await PubSubBroker.start(port: 0, options: configured(BrokerOptions()) { $0.maxMessageValues = values })
         broker.procedure("ask") { _ in nil }
         let bystander = try connect(broker)
         let subscriber = try RawWebSocketClient.handshaken(to: broker, subscribingTo: "big")

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PubSubBroker
+import TestSupport
 
 /// The protocol limits of `BrokerCore`: `socketChannelLimit` and handshake rejection, each at,
 /// below and above its limit, with the answer or close code the client sees.
@@ -34,7 +35,7 @@ final class BrokerLimitsCoreTests: XCTestCase {
     }
 
     func testChannelLimitBelowAtAndAbove() throws {
-        var core = BrokerCore(options: BrokerOptions(socketChannelLimit: 2))
+        var core = BrokerCore(options: configured(BrokerOptions()) { $0.socketChannelLimit = 2 })
         core.connectionOpened(connection, now: now)
         _ = text(&core, ##"{"event":"#handshake","cid":1}"##)
         let id = try XCTUnwrap(core.socketInfo(connection)?.id)
@@ -57,7 +58,7 @@ final class BrokerLimitsCoreTests: XCTestCase {
     }
 
     func testNoChannelLimitWhenNil() {
-        var core = BrokerCore(options: BrokerOptions(socketChannelLimit: nil))
+        var core = BrokerCore(options: configured(BrokerOptions()) { $0.socketChannelLimit = nil })
         core.connectionOpened(connection, now: now)
         _ = text(&core, ##"{"event":"#handshake","cid":1}"##)
         for index in 0..<1_200 { XCTAssertEqual(subscribe(&core, "c\(index)", cid: index + 2), "{\"rid\":\(index + 2)}") }

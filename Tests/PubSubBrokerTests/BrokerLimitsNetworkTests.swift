@@ -33,10 +33,10 @@ final class BrokerLimitsNetworkTests: XCTestCase {
     func testASlowSubscriberIsClosedWith1008WhileEveryoneElseIsServed() async throws {
         let limit = 1 << 20
         let count = 400  // 40 MiB of publications: far beyond the limit and the kernel's buffers
-        let broker = try await PubSubBroker.start(port: 0, options: BrokerOptions(maxOutboundBufferedBytes: limit))
+        let broker = try await PubSubBroker.start(port: 0, options: configured(BrokerOptions()) { $0.maxOutboundBufferedBytes = limit })
         let log = EventLog()
-        broker.onSlowConsumer { socket, bytes in log.append("slow \(socket.id) \(bytes <= limit)") }
-        broker.onDisconnection { socket, code, _ in log.append("closed \(socket.id) \(code)") }
+        broker.onSlowConsumer { slow in log.append("slow \(slow.socket.id) \(slow.bufferedBytes <= limit)") }
+        broker.onDisconnection { left in log.append("closed \(left.socket.id) \(left.code)") }
         let slow = try connect(broker, subscribingTo: "x")
         let slowID = try XCTUnwrap(broker.sockets.first?.id)
         let bystander = try connect(broker, subscribingTo: "x")
@@ -83,7 +83,7 @@ final class BrokerLimitsNetworkTests: XCTestCase {
     }
 
     func testAMessageLargerThanTheLimitStillReachesAReaderThatKeepsUp() async throws {
-        let broker = try await PubSubBroker.start(port: 0, options: BrokerOptions(maxOutboundBufferedBytes: 1024))
+        let broker = try await PubSubBroker.start(port: 0, options: configured(BrokerOptions()) { $0.maxOutboundBufferedBytes = 1024 })
         let subscriber = try connect(broker, subscribingTo: "x")
         let listener = try XCTUnwrap(broker.listener as? WebSocketBrokerListener)
         let big = String(repeating: "b", count: 64 * 1024)
@@ -98,7 +98,7 @@ final class BrokerLimitsNetworkTests: XCTestCase {
     }
 
     func testConnectionsBeyondMaxConnectionsAreClosedWith1013() async throws {
-        let broker = try await PubSubBroker.start(port: 0, options: BrokerOptions(maxConnections: 2))
+        let broker = try await PubSubBroker.start(port: 0, options: configured(BrokerOptions()) { $0.maxConnections = 2 })
         let first = try connect(broker)  // below
         let second = try connect(broker)  // at
         let third = try RawWebSocketClient(port: broker.port)  // above
@@ -117,7 +117,7 @@ final class BrokerLimitsNetworkTests: XCTestCase {
     }
 
     func testMaxPayloadAtBelowAndAbove() async throws {
-        let broker = try await PubSubBroker.start(port: 0, options: BrokerOptions(maxPayload: 1_000))
+        let broker = try await PubSubBroker.start(port: 0, options: configured(BrokerOptions()) { $0.maxPayload = 1_000 })
         let sizes = EventLog()
         broker.receiver("pad") { message in sizes.append("\(message.data?.stringValue?.count ?? -1)") }
         let client = try connect(broker)

@@ -9,9 +9,9 @@ final class BrokerLogEscapingTests: XCTestCase {
     func testAClientsCloseReasonIsLoggedEscapedAndHandedToTheApplicationVerbatim() async throws {
         let reason = "bye\u{1B}[2J\u{1B}[H\r\ninfo broker: socket connected socket=forged"
         let capture = LogCapture()
-        let broker = try await PubSubBroker.start(port: 0, options: BrokerOptions(logSink: capture.sink()))
+        let broker = try await PubSubBroker.start(port: 0, options: configured(BrokerOptions()) { $0.logSink = capture.sink() })
         let received = AsyncStream<String>.makeStream()
-        broker.onDisconnection { _, _, reason in received.continuation.yield(reason) }
+        broker.onDisconnection { left in received.continuation.yield(left.reason) }
         let client = PubSubClient(
             configuration: configured(SessionConfiguration(address: ServerAddress(hostname: "127.0.0.1", port: broker.port))) {
                 $0.autoReconnect = false
@@ -30,7 +30,7 @@ final class BrokerLogEscapingTests: XCTestCase {
 
     func testAChannelNameAtTheChannelLimitIsLoggedEscaped() {
         let capture = LogCapture()
-        let log = BrokerLog(options: BrokerOptions(logSink: capture.sink()))
+        let log = BrokerLog(options: configured(BrokerOptions()) { $0.logSink = capture.sink() })
         log.channelLimitReached(BrokerConnectionID(rawValue: 1), socket: "s", channel: "x\u{1B}[2J\n", limit: 1)
         XCTAssertEqual(capture.records.first?.metadata["channel"], #"x\u{1B}[2J\n"#)
     }

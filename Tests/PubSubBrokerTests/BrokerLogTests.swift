@@ -15,7 +15,7 @@ final class BrokerLogTests: XCTestCase {
 
     func testAClientsConnectionAndDisconnectionAreLoggedWithItsSocketID() async throws {
         let capture = LogCapture()
-        let broker = try await PubSubBroker.start(port: 0, options: BrokerOptions(logSink: capture.sink()))
+        let broker = try await PubSubBroker.start(port: 0, options: configured(BrokerOptions()) { $0.logSink = capture.sink() })
         let client = PubSubClient(
             configuration: configured(SessionConfiguration(address: ServerAddress(hostname: "127.0.0.1", port: broker.port))) {
                 $0.autoReconnect = false
@@ -43,7 +43,12 @@ final class BrokerLogTests: XCTestCase {
     func testASlowConsumerIsLoggedWithItsSocketTheCodeAndTheLimit() async throws {
         let limit = 64 << 10
         let capture = LogCapture()
-        let broker = try await PubSubBroker.start(port: 0, options: BrokerOptions(maxOutboundBufferedBytes: limit, logSink: capture.sink()))
+        let broker = try await PubSubBroker.start(
+            port: 0,
+            options: configured(BrokerOptions()) {
+                $0.maxOutboundBufferedBytes = limit
+                $0.logSink = capture.sink()
+            })
         var slow: RawWebSocketClient? = try connect(broker, subscribingTo: "x")  // never reads again
         let slowID = try XCTUnwrap(broker.sockets.first?.id)
         // 100 KiB publications until the kernel's buffers are full and 64 KiB wait in the broker.
@@ -56,12 +61,12 @@ final class BrokerLogTests: XCTestCase {
         let slowConsumer = await capture.first(.broker, "slow consumer closed")
         XCTAssertEqual(slowConsumer?.level, .notice, capture.transcript)
         XCTAssertEqual(slowConsumer?.metadata["socket"], slowID)
-        XCTAssertEqual(slowConsumer?.metadata["code"], String(BrokerOptions.slowConsumerCloseCode))
+        XCTAssertEqual(slowConsumer?.metadata["code"], String(BrokerOptions.slowConsumerCloseCode.rawValue))
         XCTAssertEqual(slowConsumer?.metadata["limit"], String(limit))
         XCTAssertGreaterThan(slowConsumer?.metadata["buffered"].flatMap(Int.init) ?? 0, 0)
         let disconnected = await capture.first(.broker, "socket disconnected")
         XCTAssertEqual(disconnected?.metadata["socket"], slowID, capture.transcript)
-        XCTAssertEqual(disconnected?.metadata["code"], String(BrokerOptions.slowConsumerCloseCode))
+        XCTAssertEqual(disconnected?.metadata["code"], String(BrokerOptions.slowConsumerCloseCode.rawValue))
         XCTAssertNotNil(slow)
         slow = nil  // closes its socket: the broker need not wait out its close timeout
         await broker.stop()
@@ -69,13 +74,18 @@ final class BrokerLogTests: XCTestCase {
 
     func testAConnectionBeyondMaxConnectionsIsLogged() async throws {
         let capture = LogCapture()
-        let broker = try await PubSubBroker.start(port: 0, options: BrokerOptions(maxConnections: 1, logSink: capture.sink()))
+        let broker = try await PubSubBroker.start(
+            port: 0,
+            options: configured(BrokerOptions()) {
+                $0.maxConnections = 1
+                $0.logSink = capture.sink()
+            })
         let first = try connect(broker)
         let second = try RawWebSocketClient(port: broker.port)
-        XCTAssertEqual(try second.receiveFrame().closeCode, BrokerOptions.tooManyConnectionsCloseCode)
+        XCTAssertEqual(try second.receiveFrame().closeCode, BrokerOptions.tooManyConnectionsCloseCode.rawValue)
         let refused = await capture.first(.broker, "max connections reached")
         XCTAssertEqual(refused?.level, .notice, capture.transcript)
-        XCTAssertEqual(refused?.metadata["code"], String(BrokerOptions.tooManyConnectionsCloseCode))
+        XCTAssertEqual(refused?.metadata["code"], String(BrokerOptions.tooManyConnectionsCloseCode.rawValue))
         XCTAssertEqual(refused?.metadata["limit"], "1")
         try? second.sendClose(code: 1013)
         first.closeHandshake()
@@ -84,7 +94,12 @@ final class BrokerLogTests: XCTestCase {
 
     func testAMessageAboveMaxPayloadIsLoggedByWireKitWith1009() async throws {
         let capture = LogCapture()
-        let broker = try await PubSubBroker.start(port: 0, options: BrokerOptions(maxPayload: 1_000, logSink: capture.sink()))
+        let broker = try await PubSubBroker.start(
+            port: 0,
+            options: configured(BrokerOptions()) {
+                $0.maxPayload = 1_000
+                $0.logSink = capture.sink()
+            })
         let client = try connect(broker)
         let socketID = try XCTUnwrap(broker.sockets.first?.id)
         try client.send(##"{"event":"pad","data":"\##(String(repeating: "a", count: 2_000))"}"##)
@@ -101,7 +116,7 @@ final class BrokerLogTests: XCTestCase {
 
     func testAHandshakeTheBrokerRejectsIsLoggedAsTheCloseItSends() async throws {
         let capture = LogCapture()
-        let broker = try await PubSubBroker.start(port: 0, options: BrokerOptions(logSink: capture.sink()))
+        let broker = try await PubSubBroker.start(port: 0, options: configured(BrokerOptions()) { $0.logSink = capture.sink() })
         broker.authorizeHandshake { _ in throw BrokerHandshakeRejection(code: 4403, reason: "no entry") }
         let refused = try RawWebSocketClient(port: broker.port)
         try refused.send(handshake)
@@ -118,7 +133,8 @@ final class BrokerLogTests: XCTestCase {
 
     func testASubscriptionRefusedAtTheChannelLimitIsLogged() async throws {
         let capture = LogCapture()
-        var options = BrokerOptions(logSink: capture.sink())
+        var options = BrokerOptions()
+        options.logSink = capture.sink()
         options.socketChannelLimit = 1
         let broker = try await PubSubBroker.start(port: 0, options: options)
         let client = try connect(broker, subscribingTo: "a")

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PubSubBroker
+import TestSupport
 
 /// The inbound-cost limits of `BrokerCore`: `maxMessageValues`, `maxChannelNameLength`,
 /// `maxSubscriptionBytes` and `maxAuthTokenLength`, each at and above its limit, with the answer
@@ -48,9 +49,9 @@ final class BrokerMessageLimitsCoreTests: XCTestCase {
     func testAMessageAtTheValueLimitIsProcessedAndOneAboveClosesWith1009() {
         // {"event":"ask","data":{"channel":"c"},"cid":2}: 2 objects, 4 keys, 3 scalars = 9 values.
         let invoke = ##"{"event":"ask","data":{"channel":"c"},"cid":2}"##
-        var atLimit = openCore(BrokerOptions(maxMessageValues: 9))
+        var atLimit = openCore(configured(BrokerOptions()) { $0.maxMessageValues = 9 })
         XCTAssertTrue(text(&atLimit, invoke).contains { if case .callProcedure = $0 { return true } else { return false } })
-        var above = openCore(BrokerOptions(maxMessageValues: 8))
+        var above = openCore(configured(BrokerOptions()) { $0.maxMessageValues = 8 })
         let actions = text(&above, invoke)
         XCTAssertEqual(sends(actions), [])
         XCTAssertEqual(closes(actions), [1009])
@@ -59,7 +60,7 @@ final class BrokerMessageLimitsCoreTests: XCTestCase {
     }
 
     func testAPublishInvokeOfAnySizeIsRoutedWithoutATreeAndKeepsItsDataBytes() {
-        var core = openCore(BrokerOptions(maxMessageValues: 1_000))
+        var core = openCore(configured(BrokerOptions()) { $0.maxMessageValues = 1_000 })
         let subscriber = BrokerConnectionID(rawValue: 2)
         core.connectionOpened(subscriber, now: now)
         core.receivedText(##"{"event":"#handshake","cid":1}"##, from: subscriber, now: now, wallClock: wall)
@@ -89,16 +90,16 @@ final class BrokerMessageLimitsCoreTests: XCTestCase {
     }
 
     func testAHugeArrayIsRefusedWithoutBuildingIt() {
-        var core = openCore(BrokerOptions(maxMessageValues: 1_000))
+        var core = openCore(configured(BrokerOptions()) { $0.maxMessageValues = 1_000 })
         let huge = ##"{"event":"#publish","data":{"channel":"c","data":["## + Array(repeating: "0", count: 200_000).joined(separator: ",") + "]}}"
         XCTAssertEqual(closes(text(&core, huge)), [1009])
-        var binary = openCore(BrokerOptions(maxMessageValues: 1_000))
+        var binary = openCore(configured(BrokerOptions()) { $0.maxMessageValues = 1_000 })
         binary.receivedBinary(Array(huge.utf8), from: connection, wallClock: wall)
         XCTAssertEqual(closes(drain(&binary)), [1009])
     }
 
     func testAChannelNameAtTheLengthLimitIsAcceptedAndOneLongerRefused() throws {
-        var core = openCore(BrokerOptions(maxChannelNameLength: 8))
+        var core = openCore(configured(BrokerOptions()) { $0.maxChannelNameLength = 8 })
         let atLimit = String(repeating: "a", count: 8)
         let longer = String(repeating: "b", count: 9)
         XCTAssertEqual(sends(text(&core, ##"{"event":"#subscribe","data":{"channel":"\##(atLimit)"},"cid":2}"##)), [#"{"rid":2}"#])
@@ -120,7 +121,7 @@ final class BrokerMessageLimitsCoreTests: XCTestCase {
     }
 
     func testTheSubscriptionByteBudgetCountsNameLengths() throws {
-        var core = openCore(BrokerOptions(maxSubscriptionBytes: 10))
+        var core = openCore(configured(BrokerOptions()) { $0.maxSubscriptionBytes = 10 })
         let id = try XCTUnwrap(core.socketInfo(connection)?.id)
         XCTAssertEqual(sends(text(&core, ##"{"event":"#subscribe","data":{"channel":"aaaaa"},"cid":2}"##)), [#"{"rid":2}"#])
         XCTAssertEqual(sends(text(&core, ##"{"event":"#subscribe","data":{"channel":"bbbbb"},"cid":3}"##)), [#"{"rid":3}"#])  // at 10
@@ -140,7 +141,7 @@ final class BrokerMessageLimitsCoreTests: XCTestCase {
 
     func testATokenOverTheLengthLimitIsRefusedAsABadTokenWithoutDecoding() throws {
         let long = String(repeating: "a", count: 33)
-        var core = BrokerCore(options: BrokerOptions(maxAuthTokenLength: 32))
+        var core = BrokerCore(options: configured(BrokerOptions()) { $0.maxAuthTokenLength = 32 })
         core.connectionOpened(connection, now: now)
         let handshake = sends(text(&core, ##"{"event":"#handshake","data":{"authToken":"\##(long)"},"cid":1}"##))
         XCTAssertEqual(handshake.count, 2)
@@ -174,7 +175,7 @@ final class BrokerMessageLimitsCoreTests: XCTestCase {
     }
 
     func testUnsubscribeThroughTheCoreKeepsSubscriptionOrder() {
-        var core = openCore(BrokerOptions(socketChannelLimit: nil))
+        var core = openCore(configured(BrokerOptions()) { $0.socketChannelLimit = nil })
         for index in 0..<50 { _ = text(&core, ##"{"event":"#subscribe","data":{"channel":"c\##(index)"},"cid":\##(index + 2)}"##) }
         for index in stride(from: 0, to: 50, by: 3) { _ = text(&core, ##"{"event":"#unsubscribe","data":"c\##(index)","cid":100}"##) }
         XCTAssertEqual(core.subscriptions(of: connection), (0..<50).filter { $0 % 3 != 0 }.map { "c\($0)" })

@@ -59,7 +59,7 @@ final class BrokerNetworkTests: XCTestCase {
     func testStopClosesEveryConnectionAndReportsDisconnections() async throws {
         let broker = try await PubSubBroker.start(port: 0)
         let left = EventLog()
-        broker.onDisconnection { _, code, _ in left.append("\(code)") }
+        broker.onDisconnection { left.append("\($0.code)") }
         let clients = try (0..<3).map { _ in try RawWebSocketClient(port: broker.port) }
         for client in clients {
             try client.send(handshake)

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import PubSubBroker
 import PubSubClient
+import TestSupport
 
 /// permessage-deflate on the broker: declined by default (like socketcluster-server), accepted
 /// when `BrokerOptions.perMessageDeflate` is set; PubSubClient offers it by default.
@@ -19,7 +20,7 @@ final class BrokerPerMessageDeflateTests: XCTestCase {
         XCTAssertNil(declined)
         await plain.stop()
 
-        let compressing = try await PubSubBroker.start(port: 0, options: BrokerOptions(perMessageDeflate: PerMessageDeflateOptions()))
+        let compressing = try await PubSubBroker.start(port: 0, options: configured(BrokerOptions()) { $0.perMessageDeflate = PerMessageDeflateOptions() })
         let accepted = try await negotiated(compressing)
         XCTAssertEqual(accepted, PerMessageDeflateParameters())
         compressing.procedure("echo") { request in request.data }

@@ -10,7 +10,9 @@ final class BrokerScaleTests: XCTestCase {
 
     func testOnePublicationReachesAThousandSubscribedClients() async throws {
         // Long ping interval: the blocking test clients do not answer pings.
-        let options = BrokerOptions(authKey: "k", pingInterval: .seconds(600), pingTimeout: .seconds(1_200))
+        var options = BrokerOptions(authKey: "k")
+        options.pingInterval = .seconds(600)
+        options.pingTimeout = .seconds(1_200)
         let broker = try await PubSubBroker.start(port: 0, options: options)
         // Warm up code paths and allocator pools before the baseline.
         let warmup = try connectAndSubscribe(port: broker.port, cid: 1)

@@ -226,7 +226,7 @@ final class BrokerSessionTests: XCTestCase {
         let driver = makeDriver()
         let events = EventLog()
         driver.broker.onConnection { socket in events.append("join \(socket.id.count)") }
-        driver.broker.onDisconnection { _, code, reason in events.append("leave \(code) \(reason)") }
+        driver.broker.onDisconnection { left in events.append("leave \(left.code) \(left.reason)") }
         let connection = connected(driver)
         driver.send(##"{"event":"#handshake","cid":2}"##, on: connection)
         driver.clientCloses(connection, code: 1001, reason: "bye")
@@ -236,7 +236,7 @@ final class BrokerSessionTests: XCTestCase {
     func testHandshakeTimeoutDoesNotReportADisconnection() {
         let driver = makeDriver()
         let events = EventLog()
-        driver.broker.onDisconnection { _, code, _ in events.append("leave \(code)") }
+        driver.broker.onDisconnection { left in events.append("leave \(left.code)") }
         let connection = driver.open()
         XCTAssertTrue(driver.run(until: 2, on: connection))
         XCTAssertEqual(driver.outputs(of: connection), [.text(""), .close(code: 4005, reason: "")], "ping at 8 s, 4005 at 10 s")

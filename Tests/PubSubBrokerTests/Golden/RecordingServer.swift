@@ -7,10 +7,14 @@ enum RecordingServer {
     /// The options of the recording server for one scenario: `authKey 'test-secret'`, the
     /// protocol version of the file, and the per-scenario ping/handshake settings of the README.
     static func options(for recording: Recording) -> BrokerOptions {
-        var options = BrokerOptions(
-            authKey: "test-secret", authDefaultExpiry: .seconds(86_400), pingInterval: .milliseconds(8_000),
-            pingTimeout: .milliseconds(20_000), protocolVersion: recording.protocolVersion,
-            handshakeTimeout: .milliseconds(10_000), ackTimeout: .milliseconds(10_000), allowClientPublish: true)
+        var options = BrokerOptions(authKey: "test-secret")
+        options.authDefaultExpiry = .seconds(86_400)
+        options.pingInterval = .milliseconds(8_000)
+        options.pingTimeout = .milliseconds(20_000)
+        options.protocolVersion = recording.protocolVersion
+        options.handshakeTimeout = .milliseconds(10_000)
+        options.ackTimeout = .milliseconds(10_000)
+        options.allowClientPublish = true
         if recording.isMinBin { options.codec = MinBinPacketCodec() }
         switch recording.scenario {
         case "ping-pong":

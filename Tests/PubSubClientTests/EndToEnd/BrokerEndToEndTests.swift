@@ -33,7 +33,7 @@ final class BrokerEndToEndTests: XCTestCase {
         }
         broker.procedure("disconnectMe") { request in
             let socket = request.socket
-            let code = UInt16(request.data?["code"]?.intValue ?? 4321)
+            let code = SocketClusterCloseCode(UInt16(request.data?["code"]?.intValue ?? 4321))
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) { socket.disconnect(code: code, reason: "asked") }
             return nil
         }
@@ -123,9 +123,11 @@ final class BrokerEndToEndTests: XCTestCase {
     func testPingsAreAnsweredInBothProtocolVersions() async throws {
         for (version, clientVersion) in [(SocketClusterProtocolVersion.v2, PingProtocolVersion.v2), (.v1, .v1), (.v1, .automatic)] {
             let broker = try await startBroker(
-                BrokerOptions(
-                    authKey: Self.secret, pingInterval: .milliseconds(50),
-                    pingTimeout: .milliseconds(300), protocolVersion: version))
+                configured(BrokerOptions(authKey: Self.secret)) {
+                    $0.pingInterval = .milliseconds(50)
+                    $0.pingTimeout = .milliseconds(300)
+                    $0.protocolVersion = version
+                })
             let client = PubSubClient(configuration: configuration(broker) { $0.protocolVersion = clientVersion })
             try await client.connect()
             try await Task.sleep(for: .milliseconds(700))
@@ -136,7 +138,11 @@ final class BrokerEndToEndTests: XCTestCase {
     }
 
     func testSilentServerIsDetectedWithCode4000() async throws {
-        let broker = try await startBroker(BrokerOptions(authKey: Self.secret, pingTimeout: .milliseconds(300), pingTimeoutDisabled: true))
+        let broker = try await startBroker(
+            configured(BrokerOptions(authKey: Self.secret)) {
+                $0.pingTimeout = .milliseconds(300)
+                $0.pingTimeoutDisabled = true
+            })
         let client = PubSubClient(configuration: configuration(broker))
         let events = client.events()
         try await client.connect()
@@ -343,7 +349,7 @@ final class BrokerEndToEndTests: XCTestCase {
     func testCloseCodesAndReasonsTravelExactly() async throws {
         let broker = try await startBroker()
         let closes = CloseLog()
-        broker.onDisconnection { _, code, reason in closes.append(code, reason) }
+        broker.onDisconnection { left in closes.append(left.code.rawValue, left.reason) }
         let client = PubSubClient(configuration: configuration(broker))
         let events = client.events()
         try await client.connect()

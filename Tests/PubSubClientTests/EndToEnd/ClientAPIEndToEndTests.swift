@@ -3,6 +3,7 @@ import PubSubBroker
 import WireKit
 import XCTest
 @testable import PubSubClient
+import TestSupport
 
 /// Both faces against PubSubBroker (and hand-made peers) over real sockets: why a connection
 /// attempt failed, closing with a finished close handshake, socketcluster-client-swift's token
@@ -214,9 +215,9 @@ final class ClientAPIEndToEndTests: XCTestCase {
         let broker = try await startBroker()
         let closes = Recorder<UInt16>()
         let reasons = Recorder<String>()
-        broker.onDisconnection { _, code, reason in
-            closes.append(code)
-            reasons.append(reason)
+        broker.onDisconnection { left in
+            closes.append(left.code.rawValue)
+            reasons.append(left.reason)
         }
         for (code, reason) in [(SocketClusterCloseCode(1000), ""), (4100, "bye")] {
             let client = PubSubClient(configuration: configuration(port: broker.port))
@@ -283,7 +284,7 @@ final class ClientAPIEndToEndTests: XCTestCase {
     func testScClientDisconnectCompletionRunsAfterTheCloseHandshake() async throws {
         let broker = try await startBroker()
         let closes = Recorder<UInt16>()
-        broker.onDisconnection { _, code, _ in closes.append(code) }
+        broker.onDisconnection { left in closes.append(left.code.rawValue) }
         let queue = DispatchQueue(label: "cb")
         let client = ScClient(configuration: configuration(port: broker.port), callbackQueue: queue)
         let connected = expectation(description: "connected")
@@ -465,9 +466,10 @@ final class ClientAPIEndToEndTests: XCTestCase {
 
     func testFrameObserverSeesTheHandshakeFirstThenCallsPingsAndPongsInWireOrder() async throws {
         let broker = try await startBroker(
-            BrokerOptions(
-                authKey: Self.secret, pingInterval: .milliseconds(50),
-                pingTimeout: .milliseconds(1000)))
+            configured(BrokerOptions(authKey: Self.secret)) {
+                $0.pingInterval = .milliseconds(50)
+                $0.pingTimeout = .milliseconds(1000)
+            })
         let frames = Recorder<String>()
         let client = PubSubClient(
             configuration: configuration(port: broker.port) { configuration in

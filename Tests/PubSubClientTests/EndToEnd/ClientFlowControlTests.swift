@@ -71,7 +71,7 @@ final class ClientFlowControlTests: XCTestCase {
         let got = slowGot.value
         XCTAssertEqual(got, Array(0..<got.count), "a gap in what the slow app received")
         if got.count < count {
-            XCTAssertEqual(closeCodes.value.first, BrokerOptions.slowConsumerCloseCode, "cut without the documented close")
+            XCTAssertEqual(closeCodes.value.first, BrokerOptions.slowConsumerCloseCode.rawValue, "cut without the documented close")
         }
         // Unbounded, the slow app would hold the ~50 MiB it had not handled; bounded, its stream
         // holds 256 items (2.5 MiB) and the broker at most 8 MiB for it.

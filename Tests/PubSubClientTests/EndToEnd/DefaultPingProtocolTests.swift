@@ -2,6 +2,7 @@ import Foundation
 import PubSubBroker
 import PubSubClient
 import XCTest
+import TestSupport
 
 /// A client with the default ping protocol stays connected to servers of either protocol.
 final class DefaultPingProtocolTests: XCTestCase {
@@ -29,8 +30,11 @@ final class DefaultPingProtocolTests: XCTestCase {
     ) async throws {
         let broker = try await PubSubBroker.start(
             port: 0,
-            options: BrokerOptions(
-                authKey: "test-secret", pingInterval: .milliseconds(100), pingTimeout: .milliseconds(300), protocolVersion: version))
+            options: configured(BrokerOptions(authKey: "test-secret")) {
+                $0.pingInterval = .milliseconds(100)
+                $0.pingTimeout = .milliseconds(300)
+                $0.protocolVersion = version
+            })
         let observation = Observation()
         // Only what the test needs to watch is set; the ping protocol is the default.
         var configuration = SessionConfiguration(address: ServerAddress(hostname: "127.0.0.1", port: broker.port))

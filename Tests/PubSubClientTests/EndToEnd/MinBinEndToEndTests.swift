@@ -8,7 +8,7 @@ import TestSupport
 /// codec mismatch looks like from each side.
 final class MinBinEndToEndTests: XCTestCase {
     private func startBroker(codec: any PacketCodec) async throws -> PubSubBroker {
-        let broker = try await PubSubBroker.start(port: 0, options: BrokerOptions(authKey: "k", codec: codec))
+        let broker = try await PubSubBroker.start(port: 0, options: configured(BrokerOptions(authKey: "k")) { $0.codec = codec })
         broker.procedure("echo") { request in request.data }
         broker.procedure("fail") { _ in throw RemoteError(name: "FailError", message: "boom", fields: ["code": 42]) }
         broker.procedure("login") { request in

@@ -16,8 +16,10 @@ enum ResilienceSetup {
     ) async throws -> PubSubBroker {
         let broker = try await PubSubBroker.start(
             port: port,
-            options: BrokerOptions(
-                authKey: "k", pingInterval: pingInterval, pingTimeout: pingTimeout))
+            options: configured(BrokerOptions(authKey: "k")) {
+                $0.pingInterval = pingInterval
+                $0.pingTimeout = pingTimeout
+            })
         broker.procedure("echo") { request in request.data }
         broker.procedure("record") { request in
             if let id = request.data?.intValue ?? request.data?["id"]?.intValue { calls?.executed(id) }
