@@ -124,6 +124,15 @@ package struct UTF8Validator: Sendable, Hashable {
             // All ASCII, after three ASCII bytes: nothing to check.
             if !hasHighBit(first | second | before) {
                 i &+= 32
+                // Inside an ASCII run the bytes before need no look: 64 at a time.
+                while i &+ 64 <= count {
+                    let run =
+                        base.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self) | base.loadUnaligned(fromByteOffset: i &+ 16, as: SIMD16<UInt8>.self)
+                        | base.loadUnaligned(fromByteOffset: i &+ 32, as: SIMD16<UInt8>.self)
+                        | base.loadUnaligned(fromByteOffset: i &+ 48, as: SIMD16<UInt8>.self)
+                    if hasHighBit(run) { break }
+                    i &+= 64
+                }
                 continue
             }
             guard !hasHighBit(invalidLanes(first, base + i) | invalidLanes(second, base + (i &+ 16))) else { return i }
