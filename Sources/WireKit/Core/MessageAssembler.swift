@@ -38,8 +38,10 @@ struct MessageAssembler: Sendable {
     /// What the message being received holds of the shared budget.
     private var charge: PartialMessageCharge
 
-    /// Buffers above this capacity, in bytes, are released after their message.
-    private static let retainedCapacity = 1 << 20
+    /// Buffers above this capacity, in bytes, are released after their message. Reserving 1 MiB
+    /// gives a little more (the allocator rounds up), and a 1 MiB message must not lose its buffer
+    /// to that: releasing it made every such message fault in fresh pages and regrow from 64 KiB.
+    private static let retainedCapacity = (1 << 20) + (16 << 10)
     /// Most storage reserved for a message before its bytes arrive, in bytes: a header's length is
     /// only a claim, so larger messages grow with what is received.
     static let initialReservation = 64 << 10
@@ -101,7 +103,10 @@ struct MessageAssembler: Sendable {
             buffer.reserveCapacity(min(frameLength, Self.initialReservation))
         }
         let start = buffer.count
-        if start + slice.count > charge.allowance { try coverBufferGrowth(to: start + slice.count) }
+        if start + slice.count > min(charge.allowance, buffer.capacity) {
+            // The last frame's end is where the message ends: growth never reserves beyond it.
+            try coverBufferGrowth(to: start + slice.count, messageEnd: frameIsFinal ? start - offset + frameLength : nil)
+        }
         buffer.append(contentsOf: slice)
         if let key {
             buffer.withUnsafeMutableBytes { all in
@@ -128,9 +133,11 @@ struct MessageAssembler: Sendable {
     }
 
     /// The reassembly buffer must hold `needed` bytes beyond what the budget covers: covers the
-    /// storage it will have (doubling when it grows), or throws 1009.
-    private mutating func coverBufferGrowth(to needed: Int) throws(WebSocketError) {
-        let target = needed > buffer.capacity ? max(needed, buffer.capacity * 2) : min(buffer.capacity, max(needed, charge.charged * 2))
+    /// storage it will have (doubling when it grows, up to `messageEnd` when the last frame is
+    /// being received), or throws 1009.
+    private mutating func coverBufferGrowth(to needed: Int, messageEnd: Int?) throws(WebSocketError) {
+        let doubled = max(needed, min(buffer.capacity * 2, messageEnd ?? .max))
+        let target = needed > buffer.capacity ? doubled : min(buffer.capacity, max(needed, charge.charged * 2))
         guard charge.cover(target) else {
             throw .partialMessageBudgetExceeded(size: target, budget: charge.budget?.limit ?? 0)
         }

@@ -78,6 +78,27 @@ final class MessageAssemblerReservationTests: XCTestCase {
         XCTAssertEqual(event, .text(text))
     }
 
+    func testOneMiBTextMessageKeepsItsBufferSoTheNextOneNeedsNoGrowth() throws {
+        let payload = [UInt8](repeating: 0x61, count: 1 << 20)
+        var assembler = MessageAssembler(maxMessageSize: announced)
+        try assembler.begin(header(.text, length: payload.count))
+        XCTAssertEqual(try feed(&assembler, payload, frameLength: payload.count, sliceSize: 65_536)?.isText, true)
+        let kept = assembler.reservedBytes
+        XCTAssertGreaterThanOrEqual(kept, 1 << 20, "the buffer of a 1 MiB message is kept")
+        try assembler.begin(header(.text, length: payload.count))
+        XCTAssertNil(try feed(&assembler, Array(payload[..<100]), frameLength: payload.count, sliceSize: 100))
+        XCTAssertEqual(assembler.reservedBytes, kept, "the next message reuses it")
+    }
+
+    func testLastFrameGrowsTheBufferNoFurtherThanTheMessageEnd() throws {
+        let payload = [UInt8](repeating: 0x62, count: 100_000)
+        var assembler = MessageAssembler(maxMessageSize: announced)
+        try assembler.begin(header(.text, length: payload.count))
+        XCTAssertNil(try feed(&assembler, Array(payload[..<99_999]), frameLength: payload.count, sliceSize: 33_333))
+        // Doubling from 64 KiB would reserve 128 KiB; the frame ends at 100 000 bytes.
+        XCTAssertLessThanOrEqual(assembler.reservedBytes, payload.count + slack)
+    }
+
     func testSmallMessageOverTwoSlicesReservesItsOwnLength() throws {
         for opcode in [WebSocketOpcode.text, .binary] {
             var assembler = MessageAssembler(maxMessageSize: announced)
@@ -88,5 +109,12 @@ final class MessageAssemblerReservationTests: XCTestCase {
             let event = try feed(&assembler, Array(payload[4...]), from: 4, frameLength: payload.count, sliceSize: 6)
             XCTAssertEqual(event, opcode == .text ? .text("0123456789") : .binary(Data(payload)))
         }
+    }
+}
+
+extension WebSocketEvent {
+    fileprivate var isText: Bool {
+        if case .text = self { return true }
+        return false
     }
 }
