@@ -58,7 +58,7 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
             listener.server = server
             listener.port = server.port
         } catch {
-            if case .tls(let failure) = error { throw PubSubBrokerError.tlsSetupFailed(reason: failure.description) }
+            if error.code == .tls, let failure = error.tlsError { throw PubSubBrokerError.tlsSetupFailed(reason: failure.description) }
             throw PubSubBrokerError.listenFailed(host: host, port: port, reason: error.description)
         }
         return listener

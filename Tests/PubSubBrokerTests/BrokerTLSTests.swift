@@ -33,7 +33,7 @@ final class BrokerTLSTests: XCTestCase {
 
         let ca = try pem("ca.pem")
         let factory = WebSocketTransportFactory { url, _ in
-            TLSTransport(host: url.host, port: url.port, connectTimeout: 5, configuration: TLSConfiguration(trustRoots: .only(pem: ca)))
+            TLSTransport(host: url.host, port: url.port, connectTimeout: .seconds(5), configuration: TLSConfiguration(trustRoots: .only(pem: ca)))
         }
         let client = try WebSocket(url: broker.url.absoluteString, options: WebSocketOptions(transportFactory: factory))
         try await client.connect()

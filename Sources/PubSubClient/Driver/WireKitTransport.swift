@@ -140,28 +140,30 @@ extension TransportFailure {
     public var webSocketError: WebSocketError? { underlying as? WebSocketError }
 
     static func kind(of error: WebSocketError) -> Kind {
-        switch error {
+        switch error.code {
         case .invalidURL, .invalidRequest: return .invalidRequest
-        case .transport(let failure):
-            switch failure {
+        case .transport:
+            guard let failure = error.transportError else { return .connectionLost }
+            switch failure.code {
             case .hostNotFound: return .hostNotFound
             case .connectionRefused, .unreachable, .addressInUse: return .connectionRefused
             case .connectTimedOut: return .timedOut
             case .tls: return .tls
             // A proxy that does not answer in time is a timeout like any other (the session
             // reports it as its connect timeout, 4007).
-            case .proxy(.timedOut), .proxy(.unreachable(_, _, .connectTimedOut)): return .timedOut
+            case .proxy where failure.proxyError?.code == .timedOut || failure.proxyError?.unreachableReason == .connectTimedOut:
+                return .timedOut
             case .proxy: return .proxy
             case .unsupported: return .invalidRequest
-            case .connectionReset, .system: return .connectionLost
+            default: return .connectionLost
             }
         case .timedOut: return .timedOut
         case .tls: return .tls
-        case .handshakeRejected(let status, _, _): return .upgradeRejected(status: status)
-        case .redirected(let status, let location, _): return .redirected(status: status, location: location)
+        case .handshakeRejected: return .upgradeRejected(status: error.httpStatus ?? 0)
+        case .redirected: return .redirected(status: error.httpStatus ?? 0, location: error.location)
         case .invalidHandshakeResponse, .invalidUpgradeRequest: return .invalidHandshake
         case .protocolViolation, .invalidUTF8, .messageTooBig, .partialMessageBudgetExceeded: return .protocolViolation
-        case .connectionClosed, .closed, .notOpen, .sendBufferFull: return .connectionLost
+        default: return .connectionLost
         }
     }
 }

@@ -24,12 +24,12 @@ public struct WebSocketTransportFactory: Sendable {
         guard !url.isSecure else {
             throw .transport(.unsupported("wss:// needs a TLS transport and this factory has none (use WebSocketTransportFactory.tls())"))
         }
-        return TCPTransport(host: url.host, port: url.port, connectTimeout: connectTimeout.wireKitSeconds)
+        return TCPTransport(host: url.host, port: url.port, connectTimeout: connectTimeout)
     } tunneled: { url, proxy, connectTimeout throws(WebSocketError) in
         guard !url.isSecure else {
             throw .transport(.unsupported("wss:// needs a TLS transport and this factory has none (use WebSocketTransportFactory.tls())"))
         }
-        return HTTPProxyTransport(host: url.host, port: url.port, proxy: proxy, connectTimeout: connectTimeout.wireKitSeconds)
+        return HTTPProxyTransport(host: url.host, port: url.port, proxy: proxy, connectTimeout: connectTimeout)
     }
 
     /// What `WebSocketOptions` uses unless told otherwise: TCP for `ws://`, TLS verified

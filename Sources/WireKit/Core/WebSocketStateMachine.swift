@@ -548,8 +548,8 @@ public struct WebSocketStateMachine: Sendable {
             handshake = try ServerHandshake(validating: head, supportedSubprotocols: configuration.subprotocols)
         } catch let error as HTTPHeadParser.ParseError {
             return reject(status: 400, reason: error.message)
-        } catch let WebSocketError.invalidUpgradeRequest(status, reason) {
-            return reject(status: status, reason: reason)
+        } catch let error as WebSocketError where error.code == .invalidUpgradeRequest {
+            return reject(status: error.httpStatus ?? 400, reason: error.message)
         } catch {
             return reject(status: 400, reason: "\(error)")
         }
@@ -805,12 +805,12 @@ public struct WebSocketStateMachine: Sendable {
     }
 
     private static func shortReason(_ error: WebSocketError) -> String {
-        switch error {
-        case .protocolViolation(let violation): violation.description
-        case .invalidUTF8(let why): why
+        switch error.code {
+        case .protocolViolation: error.violation?.description ?? error.message
+        case .invalidUTF8: error.message
         case .messageTooBig: "message too big"
         case .partialMessageBudgetExceeded: "server busy: too many unfinished messages"
-        case .timedOut(.message): "message not finished in time"
+        case .timedOut where error.timeout?.kind == .message: "message not finished in time"
         default: ""
         }
     }

@@ -86,7 +86,7 @@ final class BrokerEndToEndTests: XCTestCase {
         } catch let error as PubSubError {
             // socketcluster-server refuses the upgrade of any other path with HTTP 400.
             guard case .transport(let failure) = error, failure.kind == .upgradeRejected(status: 400),
-                case .handshakeRejected(400, _, _)? = failure.webSocketError
+                failure.webSocketError?.code == .handshakeRejected, failure.webSocketError?.httpStatus == 400
             else { return XCTFail("\(error)") }
         }
         await broker.stop()

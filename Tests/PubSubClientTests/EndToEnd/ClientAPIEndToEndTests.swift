@@ -78,7 +78,8 @@ final class ClientAPIEndToEndTests: XCTestCase {
         let (error, event) = await failedAttempt(configuration(port: port))
         guard case .transport(let failure)? = error, failure.kind == .connectionRefused,
             let underlying = failure.webSocketError,
-            case .transport(.connectionRefused(let host, let refusedPort)) = underlying
+            let refusal = underlying.transportError, refusal.code == .connectionRefused, let host = refusal.host,
+            let refusedPort = refusal.port
         else {
             return XCTFail("\(String(describing: error))")
         }
@@ -93,7 +94,7 @@ final class ClientAPIEndToEndTests: XCTestCase {
     func testUnknownHostThrowsTheTypedWebSocketError() async throws {
         let (error, _) = await failedAttempt(configuration(port: 8000, hostname: "no-such-host.invalid"))
         guard case .transport(let failure)? = error, failure.kind == .hostNotFound,
-            case .transport(.hostNotFound(let host, _))? = failure.webSocketError
+            let notFound = failure.webSocketError?.transportError, notFound.code == .hostNotFound, let host = notFound.host
         else {
             return XCTFail("\(String(describing: error))")
         }
@@ -105,14 +106,15 @@ final class ClientAPIEndToEndTests: XCTestCase {
         defer { server.close() }
         let (error, event) = await failedAttempt(configuration(port: server.port))
         guard case .transport(let failure)? = error, failure.kind == .upgradeRejected(status: 404),
-            case .handshakeRejected(let status, _, let body)? = failure.webSocketError
+            let rejection = failure.webSocketError, rejection.code == .handshakeRejected, let status = rejection.httpStatus,
+            let body = rejection.body
         else {
             return XCTFail("\(String(describing: error))")
         }
         XCTAssertEqual(status, 404)
         XCTAssertEqual(body, Array("not here!".utf8))
         guard case .connectAbort(1006, let reason, let eventFailure?)? = event,
-            case .handshakeRejected(404, _, _)? = eventFailure.webSocketError
+            eventFailure.webSocketError?.code == .handshakeRejected, eventFailure.webSocketError?.httpStatus == 404
         else {
             return XCTFail("\(String(describing: event))")
         }
@@ -124,7 +126,7 @@ final class ClientAPIEndToEndTests: XCTestCase {
         // A plain-text server on a wss:// URL: the TLS handshake cannot succeed.
         let (error, _) = await failedAttempt(configuration(port: broker.port, secure: true))
         guard case .transport(let transportFailure)? = error, transportFailure.kind == .tls,
-            case .tls(let failure)? = transportFailure.webSocketError
+            let failure = transportFailure.webSocketError?.tlsError
         else { return XCTFail("\(String(describing: error))") }
         XCTAssertTrue(error?.message.contains("TLS") ?? false, "\(failure)")
         await broker.stop()
@@ -155,7 +157,7 @@ final class ClientAPIEndToEndTests: XCTestCase {
             }, onDisconnect: nil)
         client.connect()
         await fulfillment(of: [failed], timeout: 30)
-        guard case .handshakeRejected(403, _, _)? = seen.items.first?.error else { return XCTFail("\(seen.items)") }
+        guard seen.items.first?.error?.code == .handshakeRejected, seen.items.first?.error?.httpStatus == 403 else { return XCTFail("\(seen.items)") }
         XCTAssertEqual(seen.items.first?.code, 1006)
     }
 
@@ -177,7 +179,7 @@ final class ClientAPIEndToEndTests: XCTestCase {
         var closed: SessionEvent?
         for await event in events { if case .closed = event { closed = event; break } }
         guard case .closed(1009, _, let failure?)? = closed, failure.kind == .protocolViolation,
-            case .messageTooBig(_, 256)? = failure.webSocketError
+            failure.webSocketError?.code == .messageTooBig, failure.webSocketError?.limit == 256
         else { return XCTFail("\(String(describing: closed))") }
 
         let sc = ScClient(

@@ -66,7 +66,7 @@ final class SessionVocabularyTests: XCTestCase {
             (.invalidURL("x"), .invalidRequest),
             (.transport(.hostNotFound(host: "h", detail: "d")), .hostNotFound),
             (.transport(.connectionRefused(host: "h", port: 1)), .connectionRefused),
-            (.transport(.connectTimedOut(host: "h", port: 1, seconds: 1)), .timedOut),
+            (.transport(.connectTimedOut(host: "h", port: 1, timeout: .seconds(1))), .timedOut),
             (.transport(.connectionReset), .connectionLost),
             (.transport(.proxy(.authenticationRequired(realm: "r", credentialsSent: false))), .proxy),
             (.handshakeRejected(status: 404, headers: HTTPHeaders(), body: []), .upgradeRejected(status: 404)),

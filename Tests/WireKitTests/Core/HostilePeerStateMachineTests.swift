@@ -152,7 +152,9 @@ final class HostilePeerStateMachineTests: XCTestCase {
         second.receive([UInt8](repeating: 2, count: 100 << 10), now: clock.now)
         let info = closedInfo(second.drainEvents())
         XCTAssertEqual(info?.code, .messageTooBig)
-        guard case .partialMessageBudgetExceeded(_, let limit)? = info?.error else { return XCTFail("\(String(describing: info))") }
+        guard let error = info?.error, error.code == .partialMessageBudgetExceeded, let limit = error.limit else {
+            return XCTFail("\(String(describing: info))")
+        }
         XCTAssertEqual(limit, 1 << 20)
         // The first ends without finishing: all it held goes back.
         first.transportClosed(now: clock.now)

@@ -121,7 +121,9 @@ final class PerMessageDeflateTests: XCTestCase {
         c.receive(wireFrame(.binary, bomb, masked: false, reservedBits: 0b100), now: clock.now)
         guard case .closed(let info)? = c.drainEvents().last else { return XCTFail("not closed") }
         XCTAssertEqual(info.code, .messageTooBig)
-        guard case .messageTooBig(let size, let limit)? = info.error else { return XCTFail("\(String(describing: info.error))") }
+        guard let error = info.error, error.code == .messageTooBig, let size = error.size, let limit = error.limit else {
+            return XCTFail("\(String(describing: info.error))")
+        }
         XCTAssertEqual(limit, 64 << 10)
         XCTAssertLessThanOrEqual(size, UInt64(64 << 10) + 1)
     }
@@ -197,7 +199,7 @@ final class PerMessageDeflateTests: XCTestCase {
             "permessage-deflate; client_no_context_takeover=yes", "permessage-deflate; server_max_window_bits",
         ] {
             XCTAssertThrowsError(try PerMessageDeflateNegotiation.accept(answer: [bad], offered: options), bad) {
-                guard case .invalidHandshakeResponse = $0 as? WebSocketError else { return XCTFail("\($0)") }
+                guard case WebSocketError.Code.invalidHandshakeResponse = $0 else { return XCTFail("\($0)") }
             }
         }
         XCTAssertNil(try PerMessageDeflateNegotiation.accept(answer: [], offered: options))

@@ -86,8 +86,8 @@ final class WebSocketStateMachineErrorTests: XCTestCase {
         let first = wireFrame(.text, Array(good.prefix(3)), fin: false, masked: false)
         let second = wireFrame(.continuation, Array(good[3...]) + [0xF4, 0x90, 0x80, 0x80], fin: false, masked: false)
         let events = try assertFails(role: .client, first + second, with: .invalidFramePayloadData)
-        guard case .closed(let info)? = events.last, case .invalidUTF8(let message)? = info.error else { return XCTFail("\(events)") }
-        XCTAssertTrue(message.contains("byte \(good.count + 1)"), message)
+        guard case .closed(let info)? = events.last, let error = info.error, error.code == .invalidUTF8 else { return XCTFail("\(events)") }
+        XCTAssertTrue(error.message.contains("byte \(good.count + 1)"), error.message)
     }
 
     func testInvalidUTF8InsideAPartiallyReceivedFrameFailsBeforeTheRestArrives() throws {

@@ -173,7 +173,7 @@ final class WebSocketClientServerTests: XCTestCase {
             try await client.connect()
             XCTFail("wss must fail without TLS")
         } catch {
-            guard case .transport(.unsupported) = error else { return XCTFail("got \(error)") }
+            guard error.code == .transport, error.transportError?.code == .unsupported else { return XCTFail("got \(error)") }
         }
     }
 
@@ -183,8 +183,10 @@ final class WebSocketClientServerTests: XCTestCase {
             try await client.connect()
             XCTFail("connect must fail")
         } catch {
-            guard case .transport(.hostNotFound(let host, _)) = error else { return XCTFail("got \(error)") }
-            XCTAssertEqual(host, "no-such-host.invalid")
+            guard case .transport = error.code, let failure = error.transportError, case .hostNotFound = failure.code else {
+                return XCTFail("got \(error)")
+            }
+            XCTAssertEqual(failure.host, "no-such-host.invalid")
         }
     }
 
@@ -198,7 +200,7 @@ final class WebSocketClientServerTests: XCTestCase {
 
     func testInvalidURLIsRejectedAtInit() {
         XCTAssertThrowsError(try WebSocket(url: "http://example.com/")) { error in
-            guard case .invalidURL = error as? WebSocketError else { return XCTFail("got \(error)") }
+            guard case WebSocketError.Code.invalidURL = error else { return XCTFail("got \(error)") }
         }
     }
 
@@ -286,9 +288,9 @@ final class WebSocketClientServerTests: XCTestCase {
             try await client.connect()
             XCTFail("connect must fail")
         } catch {
-            guard case .handshakeRejected(let status, _, let body) = error else { return XCTFail("got \(error)") }
-            XCTAssertEqual(status, 403)
-            XCTAssertEqual(body, Array("no way!".utf8))
+            guard case .handshakeRejected = error.code else { return XCTFail("got \(error)") }
+            XCTAssertEqual(error.httpStatus, 403)
+            XCTAssertEqual(error.body, Array("no way!".utf8))
         }
     }
 
@@ -431,8 +433,8 @@ final class WebSocketClientServerTests: XCTestCase {
             try await clientRefused.connect()
             XCTFail("the upgrade must be refused")
         } catch {
-            guard case .handshakeRejected(let status, _, _) = error else { return XCTFail("got \(error)") }
-            XCTAssertEqual(status, 400)
+            guard case .handshakeRejected = error.code else { return XCTFail("got \(error)") }
+            XCTAssertEqual(error.httpStatus, 400)
         }
         XCTAssertEqual(handled.value, ["/socketcluster/?x=1"])
         await server.stop()

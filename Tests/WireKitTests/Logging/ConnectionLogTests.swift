@@ -159,11 +159,13 @@ final class ConnectionLogTests: XCTestCase {
         let client = try WebSocket(url: "wss://localhost:\(server.port)/", options: WebSocketOptions(logSink: capture.sink()))
         var thrown: WebSocketError?
         do { try await client.connect() } catch { thrown = error }
-        guard case .tls(.certificateUntrusted(let reason))? = thrown else { return XCTFail("got \(String(describing: thrown))") }
+        guard let thrown, thrown.code == .tls, let tls = thrown.tlsError, tls.code == .certificateUntrusted else {
+            return XCTFail("got \(String(describing: thrown))")
+        }
         let failed = await capture.first(.tls, "TLS failed")
         XCTAssertEqual(failed?.level, .error, capture.transcript)
-        XCTAssertFalse(reason.isEmpty)
-        XCTAssertTrue(failed?.metadata["reason"]?.contains(reason) ?? false, capture.transcript)
+        XCTAssertFalse(tls.message.isEmpty)
+        XCTAssertTrue(failed?.metadata["reason"]?.contains(tls.message) ?? false, capture.transcript)
         // The server hears the client's alert, in OpenSSL's words.
         let serverFailed = await serverCapture.first(.tls, "TLS failed")
         XCTAssertEqual(serverFailed?.metadata["role"], "server", serverCapture.transcript)

@@ -51,8 +51,8 @@ final class WSSInteropTests: XCTestCase {
         do {
             try await socket.connect()
             XCTFail("connected despite \(expected)", file: file, line: line)
-        } catch WebSocketError.tls(let error) {
-            XCTAssertEqual(error, expected, file: file, line: line)
+        } catch let error where error.code == .tls {
+            XCTAssertEqual(error.tlsError, expected, file: file, line: line)
         } catch {
             XCTFail("expected WebSocketError.tls(\(expected)), got \(error)", file: file, line: line)
         }
@@ -187,7 +187,7 @@ final class WSSInteropTests: XCTestCase {
             certificateChainPEM: TLSTestCertificates.text("server.pem"),
             privateKeyPEM: TLSTestCertificates.text("expired-key.pem"))
         XCTAssertThrowsError(try WebSocketServer.start(options: WebSocketServerOptions(tls: mismatched))) { error in
-            guard case .tls(.invalidConfiguration)? = error as? WebSocketError else {
+            guard (error as? WebSocketError)?.tlsError?.code == .invalidConfiguration else {
                 return XCTFail("expected .tls(.invalidConfiguration), got \(error)")
             }
         }
