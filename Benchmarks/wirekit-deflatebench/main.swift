@@ -70,7 +70,9 @@ func run(size: Int, count: Int, deflate: Bool) async throws -> String {
         connection.onText = { [weak connection] text in try? connection?.write(text: text) }
     }
     let counter = ByteCounter()
-    var options = WebSocketOptions(maxMessageSize: 64 << 20, perMessageDeflate: deflate ? PerMessageDeflateOptions() : nil)
+    var options = WebSocketOptions()
+    options.maxMessageSize = 64 << 20
+    options.perMessageDeflate = deflate ? PerMessageDeflateOptions() : nil
     options.transportFactory = WebSocketTransportFactory { url, timeout throws(WebSocketError) in
         CountingTransport(TCPTransport(host: url.host, port: url.port, connectTimeout: timeout), counter: counter)
     }

@@ -43,7 +43,7 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
         // ws (socketcluster-server's engine) closes with 1009 above `maxPayload`, as WireKit does.
         serverOptions.maxMessageSize = options.maxPayload
         // socketcluster-server (ws) compares the path exactly and refuses others with HTTP 400.
-        serverOptions.acceptRequest = { request in requestPath(request.target) == path ? nil : 400 }
+        serverOptions.acceptRequest = { request in requestPath(request.target) == path ? .accept : .refuse(status: 400) }
         serverOptions.tls = tls
         serverOptions.logSink = options.logSink
         let listener = WebSocketBrokerListener(

@@ -27,6 +27,8 @@ struct ChatCommand {
             Output.error("demo chat: \(error.message)")
             return 2
         }
+        var webSocketOptions = WebSocketOptions()
+        webSocketOptions.proxy = proxy
         let client = PubSubClient(
             configuration: SessionConfiguration(
                 address: address,
@@ -35,7 +37,7 @@ struct ChatCommand {
                 connectTimeout: timeout,
                 ackTimeout: timeout,
                 reconnectPolicy: ReconnectPolicy(initialDelay: .seconds(1), randomness: .seconds(1), maxDelay: .seconds(15))),
-            webSocketOptions: WebSocketOptions(proxy: proxy))
+            webSocketOptions: webSocketOptions)
         let channel = ChatMessage.channel(room: room)
         let me = ChatMessage.newSenderID()
         let say = { (type: ChatMessage.Kind, text: String?) in ChatMessage(type: type, name: name, text: text, from: me).json }

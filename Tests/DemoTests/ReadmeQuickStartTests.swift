@@ -140,10 +140,12 @@ extension ReadmeQuickStartTests {
         // tls.allowUntrustedCertificatesForTestingOnly = true   // tests only; pins still apply
 
         func connect(_ tls: TLSConfiguration) async throws -> PubSubClient {
+            var options = WebSocketOptions()
+            options.transportFactory = .tls(tls)
             let client = PubSubClient(
                 // Docs: configuration: SessionConfiguration(address: try ServerAddress(url: "wss://chat.example.com/socketcluster/")),
                 configuration: SessionConfiguration(address: try ServerAddress(url: broker.url.absoluteString), autoReconnect: false),
-                webSocketOptions: WebSocketOptions(transportFactory: .tls(tls)))
+                webSocketOptions: options)
             do { try await client.connect() }
             catch PubSubError.transport(let failure) where failure.kind == .tls { print("TLS:", failure) }   // e.g. pin mismatch, expired certificate
             return client

@@ -19,7 +19,7 @@ public struct WebSocketTransportFactory: Sendable {
         self.makeTunneledTransport = makeTunneledTransport
     }
 
-    /// Plain TCP only: `wss://` throws `.transport(.unsupported(...))`.
+    /// Plain TCP only: `wss://` throws `.transport` with a transport error of code `.unsupported`.
     public static let plainTCP = WebSocketTransportFactory { url, connectTimeout throws(WebSocketError) in
         guard !url.isSecure else {
             throw .transport(.unsupported("wss:// needs a TLS transport and this factory has none (use WebSocketTransportFactory.tls())"))

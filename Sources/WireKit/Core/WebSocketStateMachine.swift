@@ -67,7 +67,7 @@ public struct WebSocketStateMachine: Sendable {
     /// Client role: the handshake this connection sends.
     public let clientHandshake: ClientHandshake?
     /// Server role: screens the upgrade request before it is validated; a status refuses it.
-    private let acceptRequest: (@Sendable (HTTPRequestHead) -> Int?)?
+    private let acceptRequest: (@Sendable (HTTPRequestHead) -> WebSocketUpgradeDecision)?
 
     private var state: State
     private var headParser: HTTPHeadParser
@@ -131,11 +131,11 @@ public struct WebSocketStateMachine: Sendable {
     }
 
     /// A server connection that waits for the client's upgrade request. `acceptRequest` sees
-    /// the request head first: `nil` lets it through to validation, an HTTP status refuses it
-    /// with that status (the connection then closes with `.invalidUpgradeRequest`).
+    /// the request head first: `.accept` lets it through to validation, `.refuse(status:)`
+    /// answers it with that status (the connection then closes with `.invalidUpgradeRequest`).
     public init(
         server configuration: WebSocketConfiguration = WebSocketConfiguration(),
-        acceptRequest: (@Sendable (HTTPRequestHead) -> Int?)? = nil
+        acceptRequest: (@Sendable (HTTPRequestHead) -> WebSocketUpgradeDecision)? = nil
     ) {
         role = .server
         self.configuration = configuration
@@ -544,7 +544,7 @@ public struct WebSocketStateMachine: Sendable {
         let handshake: ServerHandshake
         do {
             let head = try headParser.requestHead()
-            if let status = acceptRequest?(head) { return reject(status: status, reason: "the server refused this request") }
+            if let status = acceptRequest?(head).refusalStatus { return reject(status: status, reason: "the server refused this request") }
             handshake = try ServerHandshake(validating: head, supportedSubprotocols: configuration.subprotocols)
         } catch let error as HTTPHeadParser.ParseError {
             return reject(status: 400, reason: error.message)

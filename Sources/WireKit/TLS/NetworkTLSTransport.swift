@@ -10,7 +10,7 @@ import Security
 /// protocol. Verification follows `TLSConfiguration` in the connection's verify block: the
 /// system trust evaluation with the host name policy, optional extra or replacement roots, and
 /// public-key pins. `.connected` comes after a verified handshake; failures end with
-/// `.closed(.tls(error))`.
+/// `.closed(error)` with code `.tls`.
 ///
 /// `@unchecked Sendable`: all mutable state is confined to the serial queue passed to `start`
 /// (the verify block records its verdict through that queue too).
@@ -42,7 +42,7 @@ public final class NetworkTLSTransport: Transport, @unchecked Sendable {
     }
 
     /// The server role over TLS is not implemented on Apple platforms: `start` reports
-    /// `.closed(.tls(.unavailable))`. (`TLSServerIdentity` cannot be created here either.)
+    /// `.closed(error)` with a `TLSError` of code `.unavailable`. (`TLSServerIdentity` cannot be created here either.)
     public init(server inner: any Transport, identity: TLSServerIdentity, handshakeTimeout: Duration = .seconds(10)) {
         host = ""
         port = 0

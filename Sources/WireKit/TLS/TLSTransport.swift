@@ -6,7 +6,7 @@ import Dispatch
 /// OpenSSL through a `TLSEngine`.
 ///
 /// Client: `.connected` is delivered only once the TLS handshake succeeded and the server was
-/// verified; any TLS failure ends with `.closed(.tls(error))`. `close` sends
+/// verified; any TLS failure ends with `.closed(error)` of code `.tls`. `close` sends
 /// close_notify first; a peer's close_notify arrives as `.inputClosed`.
 ///
 /// `@unchecked Sendable`: like every `Transport`, all mutable state is confined to the serial

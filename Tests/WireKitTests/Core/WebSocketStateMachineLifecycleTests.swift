@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 @testable import WireKit
 
 /// The whole life of a connection in both roles, driven with a manual clock.
@@ -67,7 +68,7 @@ final class WebSocketStateMachineLifecycleTests: XCTestCase {
 
     func testRejectionBodyIsCappedAndEndsAtEOF() throws {
         let handshake = try ClientHandshake(url: try WebSocketURL("ws://h/"))
-        var machine = WebSocketStateMachine(client: handshake, configuration: WebSocketConfiguration(maxRejectionBodySize: 4))
+        var machine = WebSocketStateMachine(client: handshake, configuration: configured(WebSocketConfiguration()) { $0.maxRejectionBodySize = 4 })
         machine.start(now: ManualClock().now)
         machine.receive(Array("HTTP/1.1 500 Oops\r\nContent-Length: 100\r\n\r\nab".utf8), now: ManualClock().now)
         machine.transportClosed(now: ManualClock().now)
@@ -76,7 +77,7 @@ final class WebSocketStateMachineLifecycleTests: XCTestCase {
         else { return XCTFail() }
         XCTAssertEqual(body, Array("ab".utf8))
 
-        var capped = WebSocketStateMachine(client: handshake, configuration: WebSocketConfiguration(maxRejectionBodySize: 4))
+        var capped = WebSocketStateMachine(client: handshake, configuration: configured(WebSocketConfiguration()) { $0.maxRejectionBodySize = 4 })
         capped.start(now: ManualClock().now)
         capped.receive(Array("HTTP/1.1 500 Oops\r\nContent-Length: 100\r\n\r\nabcdefgh".utf8), now: ManualClock().now)
         guard let cappedError = closedInfo(capped.drainEvents())?.error, cappedError.code == .handshakeRejected,
@@ -113,7 +114,7 @@ final class WebSocketStateMachineLifecycleTests: XCTestCase {
         var clock = ManualClock()
         var machine = WebSocketStateMachine(
             client: try ClientHandshake(url: try WebSocketURL("ws://h/")),
-            configuration: WebSocketConfiguration(handshakeTimeout: .seconds(3)))
+            configuration: configured(WebSocketConfiguration()) { $0.handshakeTimeout = .seconds(3) })
         machine.start(now: clock.now)
         XCTAssertEqual(machine.nextDeadline, clock.now + .seconds(3))
         clock.advance(.milliseconds(2999))
@@ -302,7 +303,7 @@ final class WebSocketStateMachineLifecycleTests: XCTestCase {
 
     func testCloseTimeoutClosesTransportAndReportsUncleanClose() throws {
         var clock = ManualClock()
-        var machine = try openClient(configuration: WebSocketConfiguration(closeTimeout: .seconds(5)), clock: clock)
+        var machine = try openClient(configuration: configured(WebSocketConfiguration()) { $0.closeTimeout = .seconds(5) }, clock: clock)
         _ = machine.drainEvents()
         machine.close(now: clock.now)
         XCTAssertEqual(machine.nextDeadline, clock.now + .seconds(5))
@@ -372,7 +373,7 @@ final class WebSocketStateMachineLifecycleTests: XCTestCase {
 
     func testKeepalivePingsAQuietConnectionAndFailsItWhenNothingComesBack() throws {
         var clock = ManualClock()
-        let configuration = WebSocketConfiguration(keepalive: WebSocketKeepalive(interval: .seconds(10), timeout: .seconds(3)))
+        let configuration = configured(WebSocketConfiguration()) { $0.keepalive = WebSocketKeepalive(interval: .seconds(10), timeout: .seconds(3)) }
         var machine = try openClient(configuration: configuration, clock: clock)
         _ = machine.drainEvents()
         XCTAssertEqual(machine.nextDeadline, clock.now + .seconds(10))
@@ -390,7 +391,7 @@ final class WebSocketStateMachineLifecycleTests: XCTestCase {
 
     func testKeepaliveIsSatisfiedByAnyIncomingData() throws {
         var clock = ManualClock()
-        let configuration = WebSocketConfiguration(keepalive: WebSocketKeepalive(interval: .seconds(10), timeout: .seconds(3)))
+        let configuration = configured(WebSocketConfiguration()) { $0.keepalive = WebSocketKeepalive(interval: .seconds(10), timeout: .seconds(3)) }
         var machine = try openClient(configuration: configuration, clock: clock)
         _ = machine.drainEvents()
         clock.advance(.seconds(10))

@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 @testable import WireKit
 
 /// The CONNECT exchange without a network: request bytes out, answer bytes in, verdict.
@@ -76,6 +77,6 @@ final class HTTPConnectTunnelTests: XCTestCase {
             XCTAssertNil(try HTTPProxy.fromEnvironment(for: secure, environment: env.merging(["no_proxy": excluded]) { $1 }), excluded)
         }
         XCTAssertNotNil(try HTTPProxy.fromEnvironment(for: secure, environment: env.merging(["NO_PROXY": "ample.com,localhost"]) { $1 }))
-        XCTAssertNil(try WebSocketOptions(proxyFromEnvironment: false).proxy(for: secure))
+        XCTAssertNil(try configured(WebSocketOptions()) { $0.proxyFromEnvironment = false }.proxy(for: secure))
     }
 }

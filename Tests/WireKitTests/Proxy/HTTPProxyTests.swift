@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Foundation
 import XCTest
+import TestSupport
 @testable import WireKit
 
 /// `WebSocketOptions.proxy` against a real tinyproxy: `ws://` and `wss://` through CONNECT,
@@ -15,9 +16,9 @@ final class HTTPProxyTests: XCTestCase {
     }
 
     private func options(proxy: String) throws -> WebSocketOptions {
-        WebSocketOptions(
-            connectTimeout: .seconds(5), transportFactory: .tls(TLSTestCertificates.trustingTestCA),
-            proxy: try HTTPProxy(url: proxy))
+        try configured(WebSocketOptions()) {
+            $0.connectTimeout = .seconds(5); $0.transportFactory = .tls(TLSTestCertificates.trustingTestCA); $0.proxy = try HTTPProxy(url: proxy)
+        }
     }
 
     /// Connects through the proxy, echoes one message and closes cleanly.
@@ -170,7 +171,7 @@ final class HTTPProxyTests: XCTestCase {
     }
 
     func testCustomFactoryWithoutTunnelSupportIsRefusedAtConnect() async throws {
-        var options = WebSocketOptions(proxy: HTTPProxy(host: "127.0.0.1", port: 1))
+        var options = configured(WebSocketOptions()) { $0.proxy = HTTPProxy(host: "127.0.0.1", port: 1) }
         options.transportFactory = WebSocketTransportFactory { url, timeout throws(WebSocketError) in
             TCPTransport(host: url.host, port: url.port, connectTimeout: timeout)
         }
