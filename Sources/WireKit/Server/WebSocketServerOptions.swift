@@ -29,7 +29,7 @@ public struct WebSocketServerOptions: Sendable {
     /// `nil`: no deadline. Neither `ws` nor socketcluster-server has one.
     public var messageTimeout: Duration? = .seconds(60)
     /// Bytes that the unfinished messages of all this server's connections may hold together,
-    /// counting only messages that need more than 64 KiB (see `PartialMessageBudget`). Default
+    /// counting only messages that need more than 64 KiB. Default
     /// 128 MiB: room for one message of PubSubBroker's 100 MiB `maxPayload` or eight of 16 MiB
     /// at once, while 50 peers that each announce 16 MiB and send most of it hold at most
     /// 128 MiB plus 64 KiB each. A message that would take the budget past it fails its
