@@ -13,8 +13,10 @@ enum AsyncEchoRun {
     static func run(options: BenchOptions) async -> BenchReport {
         let patterns = PayloadPatterns(size: options.size, binary: options.binary)
         let socket: WebSocket
+        var socketOptions = WebSocketOptions()
+        socketOptions.maxMessageSize = max(options.size, 1 << 20) + 1024
         do {
-            socket = try WebSocket(url: options.url, options: WebSocketOptions(maxMessageSize: max(options.size, 1 << 20) + 1024))
+            socket = try WebSocket(url: options.url, options: socketOptions)
             try await socket.connect()
         } catch {
             BenchReport.fail("connect: \(error)")

@@ -37,7 +37,9 @@ final class ConnectionsRun: @unchecked Sendable {
 
     func run() -> BenchReport {
         let count = options.connections
-        let socketOptions = WebSocketOptions(connectTimeout: .seconds(60), handshakeTimeout: .seconds(60))
+        var socketOptions = WebSocketOptions()
+        socketOptions.connectTimeout = .seconds(60)
+        socketOptions.handshakeTimeout = .seconds(60)
         // Parsed once, as an application connecting many sockets to one server would.
         let url: WebSocketURL
         do {

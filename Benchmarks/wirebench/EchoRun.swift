@@ -37,7 +37,9 @@ final class EchoRun: @unchecked Sendable {
         self.options = options
         patterns = PayloadPatterns(size: options.size, binary: options.binary)
         latencies = options.mode == .rtt ? [UInt64](repeating: 0, count: options.count) : []
-        socket = try WebSocket(url: options.url, options: WebSocketOptions(maxMessageSize: max(options.size, 1 << 20) + 1024), callbackQueue: queue)
+        var socketOptions = WebSocketOptions()
+        socketOptions.maxMessageSize = max(options.size, 1 << 20) + 1024
+        socket = try WebSocket(url: options.url, options: socketOptions, callbackQueue: queue)
     }
 
     /// Connects, runs the workload, closes, and returns the result line (or exits on failure).

@@ -70,9 +70,11 @@ func run(size: Int, count: Int, deflate: Bool) async throws -> String {
         connection.onText = { [weak connection] text in try? connection?.write(text: text) }
     }
     let counter = ByteCounter()
-    var options = WebSocketOptions(maxMessageSize: 64 << 20, perMessageDeflate: deflate ? PerMessageDeflateOptions() : nil)
+    var options = WebSocketOptions()
+    options.maxMessageSize = 64 << 20
+    options.perMessageDeflate = deflate ? PerMessageDeflateOptions() : nil
     options.transportFactory = WebSocketTransportFactory { url, timeout throws(WebSocketError) in
-        CountingTransport(TCPTransport(host: url.host, port: url.port, connectTimeout: timeout.wireKitBenchSeconds), counter: counter)
+        CountingTransport(TCPTransport(host: url.host, port: url.port, connectTimeout: timeout), counter: counter)
     }
     let client = try WebSocket(url: "ws://127.0.0.1:\(server.port)/", options: options)
     try await client.connect()
@@ -94,10 +96,6 @@ func run(size: Int, count: Int, deflate: Bool) async throws -> String {
     await server.stop()
     return
         #"{"bench":"deflate","size":\#(size),"deflate":\#(deflate),"count":\#(count),"msgs_per_s":\#(Int(Double(count) / seconds)),"payload_MB_per_s":\#(String(format: "%.1f", Double(count * size * 2) / seconds / 1e6)),"wire_bytes_per_msg_up":\#(written / count),"wire_bytes_per_msg_down":\#(read / count),"cpu_us_per_roundtrip":\#(String(format: "%.1f", cpu / Double(count) * 1e6))}"#
-}
-
-extension Duration {
-    var wireKitBenchSeconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
 
 let usage = """

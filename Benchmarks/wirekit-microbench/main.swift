@@ -11,7 +11,9 @@ let now = WebSocketInstant(nanoseconds: 1)
 
 /// A state machine past its handshake, in the given role.
 func openMachine(_ role: WebSocketRole) -> WebSocketStateMachine {
-    let configuration = WebSocketConfiguration(maxFrameSize: 64 << 20, maxMessageSize: 64 << 20)
+    var configuration = WebSocketConfiguration()
+    configuration.maxFrameSize = 64 << 20
+    configuration.maxMessageSize = 64 << 20
     switch role {
     case .server:
         var machine = WebSocketStateMachine(server: configuration)

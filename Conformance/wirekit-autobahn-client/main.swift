@@ -41,12 +41,14 @@ let base = arguments[1].hasSuffix("/") ? String(arguments[1].dropLast()) : argum
 let agent = arguments[2].addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? arguments[2]
 
 // Autobahn 9.x sends messages up to 16 MiB; leave headroom like the reference clients do.
-let options = WebSocketOptions(
-    connectTimeout: .seconds(10),
-    handshakeTimeout: .seconds(300),  // updateReports answers only once the reports are written
-    maxMessageSize: 32 << 20,
-    closeTimeout: .seconds(5)
-)
+let options = {
+    var options = WebSocketOptions()
+    options.connectTimeout = .seconds(10)
+    options.handshakeTimeout = .seconds(300)  // updateReports answers only once the reports are written
+    options.maxMessageSize = 32 << 20
+    options.closeTimeout = .seconds(5)
+    return options
+}()
 
 func log(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))

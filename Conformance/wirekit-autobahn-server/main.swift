@@ -60,7 +60,10 @@ while let option = arguments.popFirst() {
 guard (0...65535).contains(port) else { fail("bad --port") }
 
 // Autobahn 9.x sends messages up to 16 MiB; leave headroom like the reference servers do.
-var options = WebSocketServerOptions(handshakeTimeout: .seconds(30), maxMessageSize: 32 << 20, closeTimeout: .seconds(5))
+var options = WebSocketServerOptions()
+options.handshakeTimeout = .seconds(30)
+options.maxMessageSize = 32 << 20
+options.closeTimeout = .seconds(5)
 // Sections 12 and 13: accept permessage-deflate (WebSocketServer declines it unless enabled).
 options.perMessageDeflate = PerMessageDeflateOptions()
 if certificatePath != nil || keyPath != nil {

@@ -31,10 +31,11 @@ enum HandshakeFuzzer {
     /// The event without what depends on the reads by design: a refusal without a valid
     /// Content-Length carries the body bytes that came in the same read as its head.
     static func comparable(_ event: WebSocketEvent) -> WebSocketEvent {
-        guard case .closed(var info) = event, case .handshakeRejected(let status, let headers, _)? = info.error,
-            headers.first(name: "Content-Length").flatMap({ Int($0) }) == nil
+        guard case .closed(var info) = event, var error = info.error, error.code == .handshakeRejected,
+            error.headers?.first(name: "Content-Length").flatMap({ Int($0) }) == nil
         else { return event }
-        info.error = .handshakeRejected(status: status, headers: headers, body: [])
+        error.body = []
+        info.error = error
         return .closed(info)
     }
 

@@ -43,7 +43,7 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
         // ws (socketcluster-server's engine) closes with 1009 above `maxPayload`, as WireKit does.
         serverOptions.maxMessageSize = options.maxPayload
         // socketcluster-server (ws) compares the path exactly and refuses others with HTTP 400.
-        serverOptions.acceptRequest = { request in requestPath(request.target) == path ? nil : 400 }
+        serverOptions.acceptRequest = { request in requestPath(request.target) == path ? .accept : .refuse(status: 400) }
         serverOptions.tls = tls
         serverOptions.logSink = options.logSink
         let listener = WebSocketBrokerListener(
@@ -58,7 +58,7 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
             listener.server = server
             listener.port = server.port
         } catch {
-            if case .tls(let failure) = error {
+            if error.code == .tls, let failure = error.tlsError {
                 throw PubSubBrokerError.tlsSetupFailed(reason: failure.description, underlying: error)
             }
             throw PubSubBrokerError.listenFailed(host: host, port: port, reason: error.description, underlying: error)

@@ -33,7 +33,9 @@ struct ChatCommand {
         configuration.connectTimeout = timeout
         configuration.ackTimeout = timeout
         configuration.reconnectPolicy = ReconnectPolicy(initialDelay: .seconds(1), randomness: .seconds(1), maxDelay: .seconds(15))
-        let client = PubSubClient(configuration: configuration, webSocketOptions: WebSocketOptions(proxy: proxy))
+        var webSocketOptions = WebSocketOptions()
+        webSocketOptions.proxy = proxy
+        let client = PubSubClient(configuration: configuration, webSocketOptions: webSocketOptions)
         let channel = ChatMessage.channel(room: room)
         let me = ChatMessage.newSenderID()
         let say = { (type: ChatMessage.Kind, text: String?) in ChatMessage(type: type, name: name, text: text, from: me).json }

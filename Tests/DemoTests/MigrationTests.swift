@@ -83,7 +83,8 @@ final class MigrationTests: XCTestCase {
     func testDisableSSLVerificationReplacementIsATestingOnlyTLSConfiguration() throws {
         var configuration = TLSConfiguration()
         configuration.allowUntrustedCertificatesForTestingOnly = true
-        let options = WebSocketOptions(transportFactory: .tls(configuration))
+        var options = WebSocketOptions()
+        options.transportFactory = .tls(configuration)
         let client = ScClient(configuration: SessionConfiguration(address: try ServerAddress(url: "wss://localhost:8443/socketcluster/")),
                               webSocketOptions: options)
         XCTAssertEqual(client.state, .closed)

@@ -144,10 +144,12 @@ extension ReadmeQuickStartTests {
         func connect(_ tls: TLSConfiguration) async throws -> PubSubClient {
             var configuration = SessionConfiguration(address: try ServerAddress(url: broker.url.absoluteString))
             configuration.autoReconnect = false
+            var options = WebSocketOptions()
+            options.transportFactory = .tls(tls)
             let client = PubSubClient(
                 // Docs: configuration: SessionConfiguration(address: try ServerAddress(url: "wss://chat.example.com/socketcluster/")),
                 configuration: configuration,
-                webSocketOptions: WebSocketOptions(transportFactory: .tls(tls)))
+                webSocketOptions: options)
             do { try await client.connect() }
             catch let error as PubSubError where error.transport?.kind == .tls { print("TLS:", error.message) }   // e.g. pin mismatch, expired certificate
             return client

@@ -3,6 +3,7 @@
 #if canImport(Glibc)
 import Foundation
 import XCTest
+import TestSupport
 import PubSubBroker
 import WireKit
 
@@ -33,9 +34,9 @@ final class BrokerTLSTests: XCTestCase {
 
         let ca = try pem("ca.pem")
         let factory = WebSocketTransportFactory { url, _ in
-            TLSTransport(host: url.host, port: url.port, connectTimeout: 5, configuration: TLSConfiguration(trustRoots: .only(pem: ca)))
+            TLSTransport(host: url.host, port: url.port, connectTimeout: .seconds(5), configuration: TLSConfiguration(trustRoots: .only(pem: ca)))
         }
-        let client = try WebSocket(url: broker.url.absoluteString, options: WebSocketOptions(transportFactory: factory))
+        let client = try WebSocket(url: broker.url.absoluteString, options: configured(WebSocketOptions()) { $0.transportFactory = factory })
         try await client.connect()
         var messages = client.messages.makeAsyncIterator()
         try await client.send(text: ##"{"event":"#handshake","data":{"authToken":null},"cid":1}"##)

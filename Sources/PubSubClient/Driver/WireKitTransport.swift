@@ -133,15 +133,8 @@ final class FailedTransport: SessionTransport {
 extension TransportFailure {
     /// WireKit's error in the session's terms; the original stays in `underlying`.
     init(_ error: WebSocketError) {
-        var httpStatus: Int?
-        var location: String?
-        switch error {
-        case .handshakeRejected(let status, _, _): httpStatus = status
-        case .redirected(let status, let target, _): (httpStatus, location) = (status, target)
-        default: break
-        }
         self.init(
-            Self.kind(of: error), message: error.description, httpStatus: httpStatus, location: location,
+            Self.kind(of: error), message: error.description, httpStatus: error.httpStatus, location: error.location,
             underlying: error)
     }
 
@@ -149,20 +142,22 @@ extension TransportFailure {
     public var webSocketError: WebSocketError? { underlying as? WebSocketError }
 
     static func kind(of error: WebSocketError) -> Kind {
-        switch error {
+        switch error.code {
         case .invalidURL, .invalidRequest: return .invalidRequest
-        case .transport(let failure):
-            switch failure {
+        case .transport:
+            guard let failure = error.transportError else { return .connectionLost }
+            switch failure.code {
             case .hostNotFound: return .hostNotFound
             case .connectionRefused, .unreachable, .addressInUse: return .connectionRefused
             case .connectTimedOut: return .timedOut
             case .tls: return .tls
             // A proxy that does not answer in time is a timeout like any other (the session
             // reports it as its connect timeout, 4007).
-            case .proxy(.timedOut), .proxy(.unreachable(_, _, .connectTimedOut)): return .timedOut
+            case .proxy where failure.proxyError?.code == .timedOut || failure.proxyError?.unreachableReason == .connectTimedOut:
+                return .timedOut
             case .proxy: return .proxy
             case .unsupported: return .invalidRequest
-            case .connectionReset, .system: return .connectionLost
+            default: return .connectionLost
             }
         case .timedOut: return .timedOut
         case .tls: return .tls
@@ -170,7 +165,7 @@ extension TransportFailure {
         case .redirected: return .redirected
         case .invalidHandshakeResponse, .invalidUpgradeRequest: return .invalidHandshake
         case .protocolViolation, .invalidUTF8, .messageTooBig, .partialMessageBudgetExceeded: return .protocolViolation
-        case .connectionClosed, .closed, .notOpen, .sendBufferFull: return .connectionLost
+        default: return .connectionLost
         }
     }
 }

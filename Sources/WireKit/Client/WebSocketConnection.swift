@@ -121,7 +121,7 @@ final class WebSocketConnection: @unchecked Sendable {
     init(
         accepted transport: any Transport, configuration: WebSocketConfiguration, queue: DispatchQueue,
         highWaterMark: Int, receiveWaterMarks: (high: Int, low: Int) = (1 << 20, 256 << 10), writeLimit: Int = 16 << 20,
-        pingTimeout: Duration, acceptRequest: (@Sendable (HTTPRequestHead) -> Int?)? = nil, log: ConnectionLog = .off
+        pingTimeout: Duration, acceptRequest: (@Sendable (HTTPRequestHead) -> WebSocketUpgradeDecision)? = nil, log: ConnectionLog = .off
     ) {
         self.role = .server
         self.queue = queue

@@ -169,10 +169,7 @@ package final class WebSocketConnectionDriver: @unchecked Sendable {
 
     /// How a transport failure reads to a WebSocket user.
     static func webSocketError(_ error: TransportError) -> WebSocketError {
-        switch error {
-        case .tls(let failure): .tls(failure)
-        default: .transport(error)
-        }
+        if error.code == .tls, let failure = error.tlsError { .tls(failure) } else { .transport(error) }
     }
 
     // MARK: Executing the machine's output

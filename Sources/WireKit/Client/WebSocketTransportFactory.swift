@@ -19,17 +19,17 @@ public struct WebSocketTransportFactory: Sendable {
         self.makeTunneledTransport = makeTunneledTransport
     }
 
-    /// Plain TCP only: `wss://` throws `.transport(.unsupported(...))`.
+    /// Plain TCP only: `wss://` throws `.transport` with a transport error of code `.unsupported`.
     public static let plainTCP = WebSocketTransportFactory { url, connectTimeout throws(WebSocketError) in
         guard !url.isSecure else {
             throw .transport(.unsupported("wss:// needs a TLS transport and this factory has none (use WebSocketTransportFactory.tls())"))
         }
-        return TCPTransport(host: url.host, port: url.port, connectTimeout: connectTimeout.wireKitSeconds)
+        return TCPTransport(host: url.host, port: url.port, connectTimeout: connectTimeout)
     } tunneled: { url, proxy, connectTimeout throws(WebSocketError) in
         guard !url.isSecure else {
             throw .transport(.unsupported("wss:// needs a TLS transport and this factory has none (use WebSocketTransportFactory.tls())"))
         }
-        return HTTPProxyTransport(host: url.host, port: url.port, proxy: proxy, connectTimeout: connectTimeout.wireKitSeconds)
+        return HTTPProxyTransport(host: url.host, port: url.port, proxy: proxy, connectTimeout: connectTimeout)
     }
 
     /// What `WebSocketOptions` uses unless told otherwise: TCP for `ws://`, TLS verified

@@ -77,20 +77,61 @@ struct ZlibLibrary: @unchecked Sendable {
     }
 }
 
-/// Why zlib could not be used.
-public enum ZlibError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The system's zlib could not be loaded; permessage-deflate is off.
-    case unavailable(reason: String)
-    /// zlib refused the parameters or the data (its return code and message).
-    case failed(code: Int32, message: String)
+/// Why zlib could not be used, or what it refused.
+///
+/// New codes and fields may be added in minor releases; match codes with `default:`, or with
+/// `catch ZlibError.Code.unavailable`.
+public struct ZlibError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of zlib failure this is. New codes may be added in minor releases; match with
+    /// `default:`.
+    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The code's name, e.g. `"unavailable"`.
+        public var rawValue: String
+        /// The code named `rawValue`.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The code's name.
+        public var description: String { rawValue }
+
+        /// The system's zlib could not be loaded; permessage-deflate is off.
+        public static let unavailable = Code(rawValue: "unavailable")
+        /// zlib refused the parameters or the data (its return code in ``ZlibError/zlibCode``).
+        public static let failed = Code(rawValue: "failed")
+    }
+
+    /// What kind of failure this is.
+    public var code: Code
+    /// Why, in words: the loader's reason, or zlib's message or the call that failed.
+    public var message: String
+    /// For ``Code/failed``: zlib's return code (`Z_DATA_ERROR` is -3, ...).
+    public var zlibCode: Int32?
+
+    /// A zlib error of `code`.
+    public init(code: Code, message: String, zlibCode: Int32? = nil) {
+        self.code = code
+        self.message = message
+        self.zlibCode = zlibCode
+    }
 
     /// Why zlib could not be used or failed, in words.
     public var description: String {
-        switch self {
-        case .unavailable(let reason): "zlib is not available: \(reason)"
-        case .failed(let code, let message): "zlib failed (\(code)): \(message)"
+        switch code {
+        case .unavailable: "zlib is not available: \(message)"
+        case .failed: "zlib failed (\(zlibCode ?? 0)): \(message)"
+        default: message
         }
     }
+
+    /// Whether `value` has code `pattern`, for `switch` and typed `catch`.
+    public static func ~= (pattern: Code, value: ZlibError) -> Bool {
+        value.code == pattern
+    }
+}
+
+extension ZlibError {
+    /// zlib could not be loaded.
+    package static func unavailable(reason: String) -> Self { Self(code: .unavailable, message: reason) }
+    /// zlib answered `code`.
+    package static func failed(code: Int32, message: String) -> Self { Self(code: .failed, message: message, zlibCode: code) }
 }
 
 extension ZlibLibrary {
@@ -98,5 +139,12 @@ extension ZlibLibrary {
     static var isAvailable: Bool {
         if case .success = shared { return true }
         return false
+    }
+}
+
+extension ZlibError.Code {
+    /// Whether `value` is a ``ZlibError`` with code `pattern`: `catch ZlibError.Code.failed`.
+    public static func ~= (pattern: Self, value: any Error) -> Bool {
+        (value as? ZlibError)?.code == pattern
     }
 }

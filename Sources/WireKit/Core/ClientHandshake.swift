@@ -7,21 +7,21 @@ import Foundation
 
 /// The client's opening handshake (RFC 6455 §4.1): builds the upgrade request and checks the
 /// server's 101 response against it.
-public struct ClientHandshake: Sendable, Hashable {
+package struct ClientHandshake: Sendable, Hashable {
     /// The `ws://` or `wss://` URL the request is for; its host, port and resource name fill the request.
-    public let url: WebSocketURL
+    package let url: WebSocketURL
     /// Sent as the `Origin` header when set.
-    public let origin: String?
+    package let origin: String?
     /// Subprotocols offered, in preference order.
-    public let subprotocols: [String]
+    package let subprotocols: [String]
     /// Extra header fields (Authorization, Cookie, ...). `Host` overrides the URL's; the
     /// WebSocket fields (Upgrade, Connection, Sec-WebSocket-*) are WireKit's and are refused.
-    public let headers: HTTPHeaders
+    package let headers: HTTPHeaders
     /// `Sec-WebSocket-Key`: base64 of 16 random bytes.
-    public let key: String
+    package let key: String
 
     /// Checks names and values so the request cannot be malformed or smuggle extra lines.
-    public init(
+    package init(
         url: WebSocketURL, origin: String? = nil, subprotocols: [String] = [], headers: HTTPHeaders = HTTPHeaders(), key: String = ClientHandshake.randomKey()
     ) throws(WebSocketError) {
         for field in headers {
@@ -53,7 +53,7 @@ public struct ClientHandshake: Sendable, Hashable {
     }
 
     /// A fresh `Sec-WebSocket-Key`: 16 bytes from the system's secure generator, base64-encoded.
-    public static func randomKey() -> String {
+    package static func randomKey() -> String {
         var generator = SystemRandomNumberGenerator()
         var words: (UInt64, UInt64) = (generator.next(), generator.next())
         return withUnsafeBytes(of: &words) { Data($0) }.base64EncodedString()

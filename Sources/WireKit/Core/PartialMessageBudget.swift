@@ -12,19 +12,19 @@
 ///
 /// Thread-safe: connections on different queues share it. `@unchecked Sendable`: `reserved` is
 /// guarded by `lock`; `limit` is immutable.
-public final class PartialMessageBudget: @unchecked Sendable, Hashable {
+package final class PartialMessageBudget: @unchecked Sendable, Hashable {
     /// The most bytes, together, that unfinished messages larger than 64 KiB may hold.
-    public let limit: Int
+    package let limit: Int
     private let lock = WireKitLock()
     private var reserved = 0
 
     /// A budget of `limit` bytes (at least 0).
-    public init(limit: Int) {
+    package init(limit: Int) {
         self.limit = max(0, limit)
     }
 
     /// Bytes currently taken by unfinished messages.
-    public var reservedBytes: Int { lock.withLock { reserved } }
+    package var reservedBytes: Int { lock.withLock { reserved } }
 
     /// Takes `bytes` from the budget; false (and nothing taken) when fewer are left.
     func reserve(_ bytes: Int) -> Bool {
@@ -42,10 +42,10 @@ public final class PartialMessageBudget: @unchecked Sendable, Hashable {
     }
 
     /// Budgets are compared by identity: two budgets of the same size are still two pools.
-    public static func == (lhs: PartialMessageBudget, rhs: PartialMessageBudget) -> Bool { lhs === rhs }
+    package static func == (lhs: PartialMessageBudget, rhs: PartialMessageBudget) -> Bool { lhs === rhs }
 
     /// Hashes the identity.
-    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 
 /// What one connection's message being received holds of a `PartialMessageBudget`: storage up

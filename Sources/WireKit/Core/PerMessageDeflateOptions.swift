@@ -6,37 +6,29 @@
 /// 262 KiB + 39 KiB = ~301 KiB; window 9 bits and memory level 1 to ~9 KiB + ~8 KiB. Turning
 /// context takeover off does not shrink the buffers, but lets a quiet peer's history go.
 public struct PerMessageDeflateOptions: Sendable, Hashable {
-    /// zlib compression level, 0 (store) ... 9 (smallest); 1 is fastest.
-    public var level: Int
-    /// zlib memory level for the compressor, 1 ... 9 (8: zlib's default).
-    public var memoryLevel: Int
-    /// Window the client compresses with, as 2^bits bytes (9 ... 15). A client offers it; a server
-    /// asks clients that allow it for at most this.
-    public var clientMaxWindowBits: Int
-    /// Window the server compresses with, as 2^bits bytes (9 ... 15). A client asks for it when
-    /// below 15; a server uses at most this.
-    public var serverMaxWindowBits: Int
+    /// zlib compression level, 0 (store) ... 9 (smallest); 1 is fastest. Default 6 (zlib's);
+    /// a value outside 0 ... 9 is clamped when set.
+    public var level: Int = 6 { didSet { level = min(max(level, 0), 9) } }
+    /// zlib memory level for the compressor, 1 ... 9 (8: zlib's default); clamped when set.
+    public var memoryLevel: Int = 8 { didSet { memoryLevel = min(max(memoryLevel, 1), 9) } }
+    /// Window the client compresses with, as 2^bits bytes (9 ... 15, default 15; clamped when
+    /// set). A client offers it; a server asks clients that allow it for at most this.
+    public var clientMaxWindowBits: Int = 15 { didSet { clientMaxWindowBits = min(max(clientMaxWindowBits, 9), 15) } }
+    /// Window the server compresses with, as 2^bits bytes (9 ... 15, default 15; clamped when
+    /// set). A client asks for it when below 15; a server uses at most this.
+    public var serverMaxWindowBits: Int = 15 { didSet { serverMaxWindowBits = min(max(serverMaxWindowBits, 9), 15) } }
     /// The client starts every message with an empty history (less memory held, worse ratio).
-    public var clientNoContextTakeover: Bool
-    /// The server starts every message with an empty history.
-    public var serverNoContextTakeover: Bool
-    /// Messages shorter than this many bytes go uncompressed.
-    public var minimumMessageSize: Int
+    /// Off by default.
+    public var clientNoContextTakeover = false
+    /// The server starts every message with an empty history. Off by default.
+    public var serverNoContextTakeover = false
+    /// Messages shorter than this many bytes go uncompressed (default 64; a negative value is
+    /// taken as 0 when set).
+    public var minimumMessageSize: Int = 64 { didSet { minimumMessageSize = max(0, minimumMessageSize) } }
 
-    /// Options with every value clamped to what zlib accepts (level 0...9, memory level 1...9,
-    /// windows 9...15 bits, threshold at least 0).
-    public init(
-        level: Int = 6, memoryLevel: Int = 8, clientMaxWindowBits: Int = 15, serverMaxWindowBits: Int = 15,
-        clientNoContextTakeover: Bool = false, serverNoContextTakeover: Bool = false, minimumMessageSize: Int = 64
-    ) {
-        self.level = min(max(level, 0), 9)
-        self.memoryLevel = min(max(memoryLevel, 1), 9)
-        self.clientMaxWindowBits = min(max(clientMaxWindowBits, 9), 15)
-        self.serverMaxWindowBits = min(max(serverMaxWindowBits, 9), 15)
-        self.clientNoContextTakeover = clientNoContextTakeover
-        self.serverNoContextTakeover = serverNoContextTakeover
-        self.minimumMessageSize = max(0, minimumMessageSize)
-    }
+    /// The defaults documented on each property; change them one by one
+    /// (`var deflate = PerMessageDeflateOptions(); deflate.level = 1`).
+    public init() {}
 }
 
 /// What a permessage-deflate negotiation settled, from the server's point of view (RFC 7692 §7.1).

@@ -1,65 +1,39 @@
 /// Limits, timeouts and role options of one WebSocket connection.
-public struct WebSocketConfiguration: Sendable, Hashable {
+package struct WebSocketConfiguration: Sendable, Hashable {
     /// Largest frame payload accepted, in bytes. Larger frames fail the connection with 1009.
-    public var maxFrameSize: Int
+    package var maxFrameSize: Int = 16 << 20
     /// Largest message (all fragments together) accepted, in bytes; larger fails with 1009.
-    public var maxMessageSize: Int
+    package var maxMessageSize: Int = 16 << 20
     /// Largest HTTP head (status/request line and headers) accepted during the handshake, in bytes.
-    public var maxHandshakeHeadSize: Int
+    package var maxHandshakeHeadSize: Int = 16 << 10
     /// Client role: how much of a rejected handshake's body is kept, in bytes.
-    public var maxRejectionBodySize: Int
+    package var maxRejectionBodySize: Int = 64 << 10
     /// How long the opening handshake may take once started; `nil` waits forever.
-    public var handshakeTimeout: Duration?
+    package var handshakeTimeout: Duration? = .seconds(10)
     /// How long to wait for the peer's close frame after ours, and (client role) for the server
     /// to close TCP after the close handshake, before closing TCP ourselves.
-    public var closeTimeout: Duration
+    package var closeTimeout: Duration = .seconds(5)
     /// Optional keepalive: ping a quiet connection and fail it when nothing comes back.
-    public var keepalive: WebSocketKeepalive?
+    package var keepalive: WebSocketKeepalive?
     /// Server role: subprotocols supported, in preference order; the first one the client also
     /// offered is selected.
-    public var subprotocols: [String]
+    package var subprotocols: [String] = []
     /// Server role: extra header fields sent with the 101 response.
-    public var responseHeaders: HTTPHeaders
+    package var responseHeaders: HTTPHeaders = HTTPHeaders()
     /// permessage-deflate (RFC 7692): a client offers it, a server accepts an offer; `nil`: off.
-    public var perMessageDeflate: PerMessageDeflateOptions?
+    package var perMessageDeflate: PerMessageDeflateOptions?
     /// How long a message may take to arrive once its first frame header did; `nil` (the
     /// default) waits as long as the connection lives. At the deadline the connection fails
-    /// with 1008 (policy violation) and `.timedOut(.message(limit:))`. Checked per read, so
+    /// with 1008 (policy violation) and `.timedOut` (timeout kind `.message`). Checked per read, so
     /// a message delivered within one read never arms it.
-    public var messageTimeout: Duration?
+    package var messageTimeout: Duration?
     /// Shared bound on the storage of unfinished messages over 64 KiB (see
     /// `PartialMessageBudget`); `nil` (the default): only `maxMessageSize` bounds them.
-    public var partialMessageBudget: PartialMessageBudget?
+    package var partialMessageBudget: PartialMessageBudget?
 
     /// The defaults: 16 MiB frames and messages, 16 KiB heads, 64 KiB rejection bodies,
     /// 10 s handshake, 5 s close wait, no keepalive, no message deadline, no shared budget.
-    public init(
-        maxFrameSize: Int = 16 << 20,
-        maxMessageSize: Int = 16 << 20,
-        maxHandshakeHeadSize: Int = 16 << 10,
-        maxRejectionBodySize: Int = 64 << 10,
-        handshakeTimeout: Duration? = .seconds(10),
-        closeTimeout: Duration = .seconds(5),
-        keepalive: WebSocketKeepalive? = nil,
-        subprotocols: [String] = [],
-        responseHeaders: HTTPHeaders = HTTPHeaders(),
-        perMessageDeflate: PerMessageDeflateOptions? = nil,
-        messageTimeout: Duration? = nil,
-        partialMessageBudget: PartialMessageBudget? = nil
-    ) {
-        self.maxFrameSize = maxFrameSize
-        self.maxMessageSize = maxMessageSize
-        self.maxHandshakeHeadSize = maxHandshakeHeadSize
-        self.maxRejectionBodySize = maxRejectionBodySize
-        self.handshakeTimeout = handshakeTimeout
-        self.closeTimeout = closeTimeout
-        self.keepalive = keepalive
-        self.subprotocols = subprotocols
-        self.responseHeaders = responseHeaders
-        self.perMessageDeflate = perMessageDeflate
-        self.messageTimeout = messageTimeout
-        self.partialMessageBudget = partialMessageBudget
-    }
+    package init() {}
 }
 
 /// Keepalive settings: after `interval` without receiving anything, send a ping; if nothing at

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// What a `WebSocketStateMachine` reports to its driver, in order.
-public enum WebSocketEvent: Sendable, Hashable {
+package enum WebSocketEvent: Sendable, Hashable {
     /// The opening handshake succeeded. (Boxed, like `closed`, so the frequent message cases
     /// stay small and cheap to move.)
     indirect case opened(WebSocketHandshakeInfo)
@@ -69,15 +69,15 @@ public struct WebSocketCloseInfo: Sendable, Hashable {
 
 /// Identifies a ping sent with `WebSocketStateMachine.ping(timeout:now:)`, so the driver can
 /// complete the matching caller when the pong arrives.
-public struct WebSocketPingID: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct WebSocketPingID: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Sequence number, increasing from 1 per connection.
-    public var rawValue: UInt64
+    package var rawValue: UInt64
     /// The ping numbered `rawValue`.
-    public init(rawValue: UInt64) { self.rawValue = rawValue }
+    package init(rawValue: UInt64) { self.rawValue = rawValue }
     /// Orders pings by when they were sent.
-    public static func < (lhs: WebSocketPingID, rhs: WebSocketPingID) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: WebSocketPingID, rhs: WebSocketPingID) -> Bool { lhs.rawValue < rhs.rawValue }
     /// `ping#` and the number, for example `ping#3`.
-    public var description: String { "ping#\(rawValue)" }
+    package var description: String { "ping#\(rawValue)" }
 }
 
 /// Which end of the connection a state machine plays.

@@ -3,4 +3,4 @@
 /// A point on a monotonic clock, in nanoseconds: the instant type every sans-I/O core of this
 /// package shares. The driver passes the current instant in (for example
 /// `DispatchTime.now().uptimeNanoseconds`), and tests pass a manual one.
-public typealias WebSocketInstant = MonotonicInstant
+package typealias WebSocketInstant = MonotonicInstant

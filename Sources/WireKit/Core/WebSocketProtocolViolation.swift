@@ -1,4 +1,7 @@
-/// How the peer broke RFC 6455. Every case fails the connection with close code 1002.
+/// How the peer broke RFC 6455 (or RFC 7692). Every case fails the connection with close code 1002.
+///
+/// This set is closed: RFC 6455 and RFC 7692 bound what a peer can get wrong at the framing
+/// layer, so an exhaustive `switch` over it stays valid.
 public enum WebSocketProtocolViolation: Sendable, Hashable, CustomStringConvertible {
     /// A continuation frame arrived with no fragmented message to continue.
     case continuationWithoutMessage

@@ -22,9 +22,9 @@ import Foundation
 /// apart from the output (`owesPong`) and a newer ping replaces its payload, so a peer that
 /// floods pings and never reads cannot fill memory with pongs: it gets the pongs of a read or
 /// two before the hold-back starts, then one.
-public struct WebSocketStateMachine: Sendable {
+package struct WebSocketStateMachine: Sendable {
     /// Where the connection is in its life.
-    public enum Phase: Sendable, Hashable {
+    package enum Phase: Sendable, Hashable {
         /// Opening handshake in progress.
         case connecting
         /// Messages flow both ways.
@@ -61,13 +61,13 @@ public struct WebSocketStateMachine: Sendable {
     }
 
     /// Whether this end is the client or the server; decides masking and who closes the TCP connection first.
-    public let role: WebSocketRole
+    package let role: WebSocketRole
     /// The limits and timeouts it enforces.
-    public let configuration: WebSocketConfiguration
+    package let configuration: WebSocketConfiguration
     /// Client role: the handshake this connection sends.
-    public let clientHandshake: ClientHandshake?
+    package let clientHandshake: ClientHandshake?
     /// Server role: screens the upgrade request before it is validated; a status refuses it.
-    private let acceptRequest: (@Sendable (HTTPRequestHead) -> Int?)?
+    private let acceptRequest: (@Sendable (HTTPRequestHead) -> WebSocketUpgradeDecision)?
 
     private var state: State
     private var headParser: HTTPHeadParser
@@ -88,7 +88,7 @@ public struct WebSocketStateMachine: Sendable {
     /// Payload of the pong owed for the peer's latest ping while `owesPong`; capacity reused.
     private var owedPongPayload: [UInt8] = []
     /// Whether a pong is owed for the peer's latest ping and not yet framed into the output.
-    public private(set) var owesPong = false
+    package private(set) var owesPong = false
     /// Whether the last output taken included the pong owed (the driver's pongs are leaving):
     /// then each ping is answered at once.
     private var pongsFlowing = true
@@ -100,11 +100,11 @@ public struct WebSocketStateMachine: Sendable {
     private var eventIndex = 0
 
     /// Whether the driver should close the transport (after writing what output is left).
-    public private(set) var wantsTransportClosed = false
+    package private(set) var wantsTransportClosed = false
     /// The earliest instant at which `timeElapsed(now:)` has something to do, if any. Stored
     /// (updated by every input that can move a deadline) so the driver, which reads it after
     /// every input, gets a plain load instead of a call that copies the whole machine.
-    public private(set) var nextDeadline: WebSocketInstant?
+    package private(set) var nextDeadline: WebSocketInstant?
 
     private var handshakeDeadline: WebSocketInstant?
     /// Closing: when to give up on the peer's close frame. Closed (client role): when to stop
@@ -119,7 +119,7 @@ public struct WebSocketStateMachine: Sendable {
     private var lastPingID: UInt64 = 0
 
     /// A client connection that will send `handshake` when started.
-    public init(client handshake: ClientHandshake, configuration: WebSocketConfiguration = WebSocketConfiguration()) {
+    package init(client handshake: ClientHandshake, configuration: WebSocketConfiguration = WebSocketConfiguration()) {
         role = .client
         self.configuration = configuration
         clientHandshake = handshake
@@ -131,11 +131,11 @@ public struct WebSocketStateMachine: Sendable {
     }
 
     /// A server connection that waits for the client's upgrade request. `acceptRequest` sees
-    /// the request head first: `nil` lets it through to validation, an HTTP status refuses it
-    /// with that status (the connection then closes with `.invalidUpgradeRequest`).
-    public init(
+    /// the request head first: `.accept` lets it through to validation, `.refuse(status:)`
+    /// answers it with that status (the connection then closes with `.invalidUpgradeRequest`).
+    package init(
         server configuration: WebSocketConfiguration = WebSocketConfiguration(),
-        acceptRequest: (@Sendable (HTTPRequestHead) -> Int?)? = nil
+        acceptRequest: (@Sendable (HTTPRequestHead) -> WebSocketUpgradeDecision)? = nil
     ) {
         role = .server
         self.configuration = configuration
@@ -148,7 +148,7 @@ public struct WebSocketStateMachine: Sendable {
     }
 
     /// Where the connection is in its life.
-    public var phase: Phase {
+    package var phase: Phase {
         switch state {
         case .idle, .awaitingResponse, .readingRejectionBody, .awaitingRequest: .connecting
         case .open: .open
@@ -161,7 +161,7 @@ public struct WebSocketStateMachine: Sendable {
 
     /// The transport is connected. Client: queues the upgrade request. Both roles: starts the
     /// handshake timeout. Calling it again does nothing.
-    public mutating func start(now: WebSocketInstant) {
+    package mutating func start(now: WebSocketInstant) {
         defer { updateNextDeadline() }
         switch state {
         case .idle:
@@ -183,12 +183,12 @@ public struct WebSocketStateMachine: Sendable {
     }
 
     /// Bytes read from the transport.
-    public mutating func receive(_ bytes: [UInt8], now: WebSocketInstant) {
+    package mutating func receive(_ bytes: [UInt8], now: WebSocketInstant) {
         bytes.withUnsafeBytes { receive($0, now: now) }
     }
 
     /// Bytes read from the transport; only used during the call.
-    public mutating func receive(_ bytes: UnsafeRawBufferPointer, now: WebSocketInstant) {
+    package mutating func receive(_ bytes: UnsafeRawBufferPointer, now: WebSocketInstant) {
         defer { updateNextDeadline() }
         guard !bytes.isEmpty else { return }
         lastReceive = now
@@ -216,7 +216,7 @@ public struct WebSocketStateMachine: Sendable {
     }
 
     /// Sends a text message. Throws `.notOpen` during the handshake and `.closed` once closing.
-    public mutating func sendText(_ text: String) throws(WebSocketError) {
+    package mutating func sendText(_ text: String) throws(WebSocketError) {
         try checkCanSendData()
         var text = text
         text.withUTF8 { utf8 in encodeMessage(.text, payload: UnsafeRawBufferPointer(utf8)) }
@@ -231,14 +231,14 @@ public struct WebSocketStateMachine: Sendable {
     }
 
     /// Sends a binary message. Throws `.notOpen` during the handshake and `.closed` once closing.
-    public mutating func sendBinary(_ bytes: some ContiguousBytes) throws(WebSocketError) {
+    package mutating func sendBinary(_ bytes: some ContiguousBytes) throws(WebSocketError) {
         try checkCanSendData()
         bytes.withUnsafeBytes { payload in encodeMessage(.binary, payload: payload) }
     }
 
     /// Sends one fragment: `.text` or `.binary` starts a message, `.continuation` continues it,
     /// `fin` ends it. Throws `.invalidRequest` when the order is wrong.
-    public mutating func sendFragment(opcode: WebSocketOpcode, _ bytes: some ContiguousBytes, fin: Bool) throws(WebSocketError) {
+    package mutating func sendFragment(opcode: WebSocketOpcode, _ bytes: some ContiguousBytes, fin: Bool) throws(WebSocketError) {
         guard state.isOpen else { throw phase == .connecting ? .notOpen : .closed }
         switch opcode {
         case .text, .binary:
@@ -254,18 +254,18 @@ public struct WebSocketStateMachine: Sendable {
     }
 
     /// Sends a ping with `payload` (at most 125 bytes). Its pong shows up as a `pong` event.
-    public mutating func sendPing(_ payload: some ContiguousBytes) throws(WebSocketError) {
+    package mutating func sendPing(_ payload: some ContiguousBytes) throws(WebSocketError) {
         try sendControl(.ping, payload)
     }
 
     /// Sends an unsolicited pong (a one-way heartbeat), at most 125 bytes.
-    public mutating func sendPong(_ payload: some ContiguousBytes) throws(WebSocketError) {
+    package mutating func sendPong(_ payload: some ContiguousBytes) throws(WebSocketError) {
         try sendControl(.pong, payload)
     }
 
     /// Sends a ping whose pong the machine matches: `pingCompleted(id)` follows when a pong for
     /// it (or a later ping) arrives, `pingTimedOut(id)` if none does within `timeout`.
-    public mutating func ping(timeout: Duration?, now: WebSocketInstant) throws(WebSocketError) -> WebSocketPingID {
+    package mutating func ping(timeout: Duration?, now: WebSocketInstant) throws(WebSocketError) -> WebSocketPingID {
         defer { updateNextDeadline() }
         guard state.isOpen else { throw phase == .connecting ? .notOpen : .closed }
         lastPingID &+= 1
@@ -279,7 +279,7 @@ public struct WebSocketStateMachine: Sendable {
     /// Starts the close handshake with `code` and `reason` (cut to 123 UTF-8 bytes). Codes that
     /// must not go on the wire (1005, 1006, 1015, ...) send a close frame without a code. During
     /// the opening handshake it abandons the connection. Does nothing once closing.
-    public mutating func close(code: WebSocketCloseCode = .normalClosure, reason: String = "", now: WebSocketInstant) {
+    package mutating func close(code: WebSocketCloseCode = .normalClosure, reason: String = "", now: WebSocketInstant) {
         defer { updateNextDeadline() }
         switch state {
         case .open:
@@ -297,7 +297,7 @@ public struct WebSocketStateMachine: Sendable {
     /// The transport ended (EOF, reset or error). Reports `closed` (1006, not clean) unless the
     /// connection was already over. Output already queued (say, the echo of a close frame that
     /// arrived with the EOF) stays for the driver to write if its transport still can.
-    public mutating func transportClosed(error: WebSocketError? = nil, now: WebSocketInstant) {
+    package mutating func transportClosed(error: WebSocketError? = nil, now: WebSocketInstant) {
         defer { updateNextDeadline() }
         wantsTransportClosed = true
         switch state {
@@ -321,7 +321,7 @@ public struct WebSocketStateMachine: Sendable {
 
     /// Fires every deadline at or before `now`: handshake, close wait, message, keepalive, ping
     /// timeouts.
-    public mutating func timeElapsed(now: WebSocketInstant) {
+    package mutating func timeElapsed(now: WebSocketInstant) {
         defer { updateNextDeadline() }
         if let deadline = handshakeDeadline, deadline <= now {
             handshakeDeadline = nil
@@ -404,7 +404,7 @@ public struct WebSocketStateMachine: Sendable {
     // MARK: - Outputs
 
     /// The next event, in order, or `nil` when all were taken.
-    public mutating func nextEvent() -> WebSocketEvent? {
+    package mutating func nextEvent() -> WebSocketEvent? {
         guard eventIndex < events.count else {
             if !events.isEmpty {
                 events.removeAll(keepingCapacity: true)
@@ -418,15 +418,15 @@ public struct WebSocketStateMachine: Sendable {
     }
 
     /// Whether there are bytes to write (a pong owed included).
-    public var hasOutput: Bool { !output.isEmpty || owesPong }
+    package var hasOutput: Bool { !output.isEmpty || owesPong }
 
     /// Bytes waiting to be taken for writing, the frame of a pong owed included.
-    public var pendingOutputCount: Int {
+    package var pendingOutputCount: Int {
         output.count + (owesPong ? 2 + owedPongPayload.count + (role == .client ? 4 : 0) : 0)
     }
 
     /// Takes every byte waiting to be written, the pong owed (framed last) included.
-    public mutating func takeOutput() -> [UInt8] {
+    package mutating func takeOutput() -> [UInt8] {
         placeOwedPong()
         pongsFlowing = true
         pongInOutput = false
@@ -437,7 +437,7 @@ public struct WebSocketStateMachine: Sendable {
     /// Moves every byte waiting to be written, the pong owed (framed last) included, onto the
     /// end of `buffer`. When `buffer` is empty the two buffers are swapped instead of copied,
     /// so both capacities get reused.
-    public mutating func takeOutput(appendingTo buffer: inout [UInt8]) {
+    package mutating func takeOutput(appendingTo buffer: inout [UInt8]) {
         _ = takeOutput(appendingTo: &buffer, includingPong: true)
     }
 
@@ -446,7 +446,7 @@ public struct WebSocketStateMachine: Sendable {
     /// `includingPong`, else it stays owed and a later ping replaces it. A driver passes false
     /// while the pong it last wrote is still waiting in its transport. Returns whether a pong
     /// was framed.
-    public mutating func takeOutput(appendingTo buffer: inout [UInt8], includingPong: Bool) -> Bool {
+    package mutating func takeOutput(appendingTo buffer: inout [UInt8], includingPong: Bool) -> Bool {
         pongsFlowing = includingPong
         if includingPong { placeOwedPong() }
         let placed = pongInOutput
@@ -544,12 +544,12 @@ public struct WebSocketStateMachine: Sendable {
         let handshake: ServerHandshake
         do {
             let head = try headParser.requestHead()
-            if let status = acceptRequest?(head) { return reject(status: status, reason: "the server refused this request") }
+            if let status = acceptRequest?(head).refusalStatus { return reject(status: status, reason: "the server refused this request") }
             handshake = try ServerHandshake(validating: head, supportedSubprotocols: configuration.subprotocols)
         } catch let error as HTTPHeadParser.ParseError {
             return reject(status: 400, reason: error.message)
-        } catch let WebSocketError.invalidUpgradeRequest(status, reason) {
-            return reject(status: status, reason: reason)
+        } catch let error as WebSocketError where error.code == .invalidUpgradeRequest {
+            return reject(status: error.httpStatus ?? 400, reason: error.message)
         } catch {
             return reject(status: 400, reason: "\(error)")
         }
@@ -590,7 +590,7 @@ public struct WebSocketStateMachine: Sendable {
     }
 
     /// What permessage-deflate settled, if it was negotiated.
-    public var perMessageDeflateParameters: PerMessageDeflateParameters? { deflate?.parameters }
+    package var perMessageDeflateParameters: PerMessageDeflateParameters? { deflate?.parameters }
 
     private mutating func open(_ info: WebSocketHandshakeInfo, now: WebSocketInstant) {
         var info = info
@@ -805,12 +805,12 @@ public struct WebSocketStateMachine: Sendable {
     }
 
     private static func shortReason(_ error: WebSocketError) -> String {
-        switch error {
-        case .protocolViolation(let violation): violation.description
-        case .invalidUTF8(let why): why
+        switch error.code {
+        case .protocolViolation: error.violation?.description ?? error.message
+        case .invalidUTF8: error.message
         case .messageTooBig: "message too big"
         case .partialMessageBudgetExceeded: "server busy: too many unfinished messages"
-        case .timedOut(.message): "message not finished in time"
+        case .timedOut where error.timeout?.kind == .message: "message not finished in time"
         default: ""
         }
     }

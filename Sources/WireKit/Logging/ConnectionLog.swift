@@ -94,60 +94,62 @@ package struct ConnectionLog: Sendable {
                 .debug, .webSocket, "closed",
                 metadata: metadata(["code": code, "reason": info.reason.escapedForDisplay, "clean": String(info.wasClean)]))
         }
-        switch error {
-        case .transport(let failure):
-            transportFailed(failure)
-        case .tls(let failure):
-            tlsFailed(failure)
-        case .handshakeRejected(let status, _, _):
-            sink.log(.warning, .webSocket, "handshake rejected", metadata: metadata(["status": String(status)]))
-        case .redirected(let status, let location, _):
+        if error.code == .transport, let failure = error.transportError { return transportFailed(failure) }
+        if error.code == .tls, let failure = error.tlsError { return tlsFailed(failure) }
+        let status = String(error.httpStatus ?? 0)
+        switch error.code {
+        case .handshakeRejected:
+            sink.log(.warning, .webSocket, "handshake rejected", metadata: metadata(["status": status]))
+        case .redirected:
             sink.log(
                 .warning, .webSocket, "handshake redirected (not followed)",
-                metadata: metadata(["status": String(status), "location": location?.escapedForDisplay ?? ""]))
-        case .invalidHandshakeResponse(let why):
-            sink.log(.error, .webSocket, "invalid handshake response", metadata: metadata(["reason": why.escapedForDisplay]))
-        case .invalidUpgradeRequest(let status, let why):
+                metadata: metadata(["status": status, "location": error.location?.escapedForDisplay ?? ""]))
+        case .invalidHandshakeResponse:
+            sink.log(.error, .webSocket, "invalid handshake response", metadata: metadata(["reason": error.message.escapedForDisplay]))
+        case .invalidUpgradeRequest:
             sink.log(
                 .notice, .webSocket, "upgrade request refused",
-                metadata: metadata(["status": String(status), "reason": why.escapedForDisplay]))
-        case .protocolViolation(let violation):
+                metadata: metadata(["status": status, "reason": error.message.escapedForDisplay]))
+        case .protocolViolation:
             sink.log(
                 .error, .webSocket, "protocol violation by the peer",
-                metadata: metadata(["code": code, "reason": violation.description]))
-        case .invalidUTF8(let why):
-            sink.log(.error, .webSocket, "invalid UTF-8 from the peer", metadata: metadata(["code": code, "reason": why.escapedForDisplay]))
-        case .messageTooBig(let size, let limit):
+                metadata: metadata(["code": code, "reason": error.violation?.description ?? error.message.escapedForDisplay]))
+        case .invalidUTF8:
+            sink.log(
+                .error, .webSocket, "invalid UTF-8 from the peer", metadata: metadata(["code": code, "reason": error.message.escapedForDisplay]))
+        case .messageTooBig:
             sink.log(
                 .notice, .webSocket, "message too big",
-                metadata: metadata(["code": code, "size": String(size), "limit": String(limit)]))
-        case .partialMessageBudgetExceeded(let size, let budget):
+                metadata: metadata(["code": code, "size": String(error.size ?? 0), "limit": String(error.limit ?? 0)]))
+        case .partialMessageBudgetExceeded:
             sink.log(
                 .notice, .webSocket, "unfinished-message budget exceeded",
-                metadata: metadata(["code": code, "size": String(size), "limit": String(budget)]))
-        case .timedOut(let what):
-            sink.log(.warning, .webSocket, "timed out", metadata: metadata(["code": code, "reason": what.description]))
-        case .connectionClosed(let why):
+                metadata: metadata(["code": code, "size": String(error.size ?? 0), "limit": String(error.limit ?? 0)]))
+        case .timedOut:
+            sink.log(
+                .warning, .webSocket, "timed out",
+                metadata: metadata(["code": code, "reason": error.timeout?.description ?? error.message.escapedForDisplay]))
+        case .connectionClosed:
             sink.log(
                 .notice, .webSocket, "connection lost without a close handshake",
-                metadata: metadata(["code": code, "reason": why.escapedForDisplay]))
-        case .invalidURL, .invalidRequest, .closed, .notOpen, .sendBufferFull:
+                metadata: metadata(["code": code, "reason": error.message.escapedForDisplay]))
+        default:
             sink.log(.warning, .webSocket, "failed", metadata: metadata(["code": code, "reason": error.description]))
         }
     }
 
     private func transportFailed(_ failure: TransportError) {
         let message: String, outcome: String
-        switch failure {
-        case .tls(let tls): return tlsFailed(tls)
-        case .proxy(let proxy):
-            return sink.log(.warning, .transport, "proxy failed", metadata: metadata(["reason": proxy.description]))
+        if failure.code == .tls, let tls = failure.tlsError { return tlsFailed(tls) }
+        switch failure.code {
+        case .proxy:
+            return sink.log(.warning, .transport, "proxy failed", metadata: metadata(["reason": failure.description]))
         case .hostNotFound: (message, outcome) = ("host not found", "host-not-found")
         case .connectionRefused: (message, outcome) = ("connection refused", "refused")
         case .connectTimedOut: (message, outcome) = ("connect timed out", "timed-out")
         case .unreachable: (message, outcome) = ("network unreachable", "unreachable")
         case .connectionReset: (message, outcome) = ("connection reset", "reset")
-        case .addressInUse, .system, .unsupported: (message, outcome) = ("connection failed", "failed")
+        default: (message, outcome) = ("connection failed", "failed")
         }
         sink.log(.warning, .transport, message, metadata: metadata(["outcome": outcome, "reason": failure.description]))
     }

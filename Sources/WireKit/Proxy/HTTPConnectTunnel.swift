@@ -58,7 +58,7 @@ package struct HTTPConnectTunnel: Sendable {
         case 407, 401:
             // 401 to CONNECT can only come from the proxy (tinyproxy answers so, with WWW-Authenticate).
             let challenge = head.headers.first(name: "Proxy-Authenticate") ?? head.headers.first(name: "WWW-Authenticate")
-            throw .authenticationRequired(realm: challenge.flatMap(Self.realm), credentialsSent: sentCredentials)
+            throw .authenticationRequired(realm: challenge.flatMap(Self.realm), credentialsSent: sentCredentials, status: head.status)
         default:
             throw .refused(status: head.status, reason: head.reason)
         }

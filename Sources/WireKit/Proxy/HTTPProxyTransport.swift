@@ -25,18 +25,18 @@ public final class HTTPProxyTransport: Transport, @unchecked Sendable {
     ///   - host: the origin's host name or address, as the proxy should reach it.
     ///   - port: the origin's port.
     ///   - proxy: the HTTP proxy and its credentials.
-    ///   - connectTimeout: seconds to connect to the proxy, and again for its answer to CONNECT.
-    public convenience init(host: String, port: Int, proxy: HTTPProxy, connectTimeout: Double = 10) {
+    ///   - connectTimeout: the time connecting to the proxy may take, and again its answer to CONNECT.
+    public convenience init(host: String, port: Int, proxy: HTTPProxy, connectTimeout: Duration = .seconds(10)) {
         self.init(
             wrapping: TCPTransport(host: proxy.host, port: proxy.port, connectTimeout: connectTimeout),
             host: host, port: port, proxy: proxy, answerTimeout: connectTimeout)
     }
 
     /// A tunnel to `host`:`port` over `inner`, an unstarted transport to `proxy`.
-    public init(wrapping inner: any Transport, host: String, port: Int, proxy: HTTPProxy, answerTimeout: Double = 10) {
+    public init(wrapping inner: any Transport, host: String, port: Int, proxy: HTTPProxy, answerTimeout: Duration = .seconds(10)) {
         self.inner = inner
         self.proxy = proxy
-        self.answerTimeout = answerTimeout
+        self.answerTimeout = answerTimeout.wireKitSeconds
         self.tunnel = HTTPConnectTunnel(host: host, port: port, proxy: proxy)
     }
 
@@ -104,17 +104,10 @@ public final class HTTPProxyTransport: Transport, @unchecked Sendable {
             if let failure {
                 handler?(.closed(.proxy(failure)))
             } else if let error {
-                let reason: HTTPProxyError.UnreachableReason? =
-                    switch error {
-                    case .hostNotFound(_, let detail): .hostNotFound(detail: detail)
-                    case .connectionRefused: .connectionRefused
-                    case .connectTimedOut(_, _, let seconds): .connectTimedOut(seconds: seconds)
-                    case .unreachable: .networkUnreachable
-                    default: nil
-                    }
-                if let reason {
-                    handler?(.closed(.proxy(.unreachable(host: proxy.host, port: proxy.port, reason: reason))))
-                } else {
+                switch error.code {
+                case .hostNotFound, .connectionRefused, .connectTimedOut, .unreachable:
+                    handler?(.closed(.proxy(.unreachable(host: proxy.host, port: proxy.port, failure: error))))
+                default:
                     handler?(.closed(.proxy(.tunnelClosed("\(error)"))))
                 }
             } else if closeRequested {
@@ -136,7 +129,7 @@ public final class HTTPProxyTransport: Transport, @unchecked Sendable {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         let seconds = answerTimeout
         timer.schedule(deadline: .now() + seconds)
-        timer.setEventHandler { [weak self] in self?.fail(.timedOut(seconds: seconds)) }
+        timer.setEventHandler { [weak self] in self?.fail(.timedOut(.seconds(seconds))) }
         self.timer = timer
         timer.resume()
     }

@@ -1,6 +1,6 @@
 extension WebSocketTransportFactory {
     /// A transport to `url`, tunneled through `proxy` when there is one. Throws
-    /// `.transport(.unsupported)` when this factory cannot tunnel.
+    /// `.transport` (transport code `.unsupported`) when this factory cannot tunnel.
     func makeTransport(_ url: WebSocketURL, connectTimeout: Duration, proxy: HTTPProxy?) throws(WebSocketError) -> any Transport {
         guard let proxy else { return try makeTransport(url, connectTimeout) }
         guard let makeTunneledTransport else {

@@ -93,7 +93,7 @@ public final class WebSocketServer: @unchecked Sendable {
             } catch {
                 throw .tls(error)
             }
-            let handshakeTimeout = options.handshakeTimeout.wireKitSeconds
+            let handshakeTimeout = options.handshakeTimeout
             #if canImport(Network) && !canImport(Glibc)
             options.acceptedTransport = { tcp in
                 NetworkTLSTransport(server: tcp, identity: identity, handshakeTimeout: handshakeTimeout)

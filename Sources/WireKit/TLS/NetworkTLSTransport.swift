@@ -10,7 +10,7 @@ import Security
 /// protocol. Verification follows `TLSConfiguration` in the connection's verify block: the
 /// system trust evaluation with the host name policy, optional extra or replacement roots, and
 /// public-key pins. `.connected` comes after a verified handshake; failures end with
-/// `.closed(.tls(error))`.
+/// `.closed(error)` with code `.tls`.
 ///
 /// `@unchecked Sendable`: all mutable state is confined to the serial queue passed to `start`
 /// (the verify block records its verdict through that queue too).
@@ -30,20 +30,20 @@ public final class NetworkTLSTransport: Transport, @unchecked Sendable {
     /// A TLS client connection to `host`:`port` (IPv6 with or without brackets).
     /// `handshakeTimeout` is added to `connectTimeout`: Network.framework has one timeout for both.
     public init(
-        host: String, port: Int, connectTimeout: Double = 10, handshakeTimeout: Double = 10,
+        host: String, port: Int, connectTimeout: Duration = .seconds(10), handshakeTimeout: Duration = .seconds(10),
         configuration: TLSConfiguration = TLSConfiguration()
     ) {
         var name = Substring(host)
         if name.hasPrefix("["), name.hasSuffix("]") { name = name.dropFirst().dropLast() }
         self.host = String(name)
         self.port = port
-        self.connectTimeout = connectTimeout + handshakeTimeout
+        self.connectTimeout = (connectTimeout + handshakeTimeout).wireKitSeconds
         self.configuration = configuration
     }
 
     /// The server role over TLS is not implemented on Apple platforms: `start` reports
-    /// `.closed(.tls(.unavailable))`. (`TLSServerIdentity` cannot be created here either.)
-    public init(server inner: any Transport, identity: TLSServerIdentity, handshakeTimeout: Double = 10) {
+    /// `.closed(error)` with a `TLSError` of code `.unavailable`. (`TLSServerIdentity` cannot be created here either.)
+    public init(server inner: any Transport, identity: TLSServerIdentity, handshakeTimeout: Duration = .seconds(10)) {
         host = ""
         port = 0
         connectTimeout = 0

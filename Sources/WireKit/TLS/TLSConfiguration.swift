@@ -32,6 +32,8 @@ public struct TLSConfiguration: Sendable, Hashable {
 }
 
 /// The set of root certificates a client trusts.
+///
+/// New cases may be added in a minor release (another source of roots); switch with `default:`.
 public enum TLSTrustRoots: Sendable, Hashable {
     /// The operating system's trust store.
     case system
@@ -42,6 +44,8 @@ public enum TLSTrustRoots: Sendable, Hashable {
 }
 
 /// A TLS protocol version. Versions before 1.2 are deliberately not offered.
+///
+/// New cases may be added in a minor release (a TLS version after 1.3); switch with `default:`.
 public enum TLSVersion: Sendable, Hashable, Comparable {
     /// TLS 1.2 (RFC 5246), the default minimum.
     case v1_2

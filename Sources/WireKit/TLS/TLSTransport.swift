@@ -6,7 +6,7 @@ import Dispatch
 /// OpenSSL through a `TLSEngine`.
 ///
 /// Client: `.connected` is delivered only once the TLS handshake succeeded and the server was
-/// verified; any TLS failure ends with `.closed(.tls(error))`. `close` sends
+/// verified; any TLS failure ends with `.closed(error)` of code `.tls`. `close` sends
 /// close_notify first; a peer's close_notify arrives as `.inputClosed`.
 ///
 /// `@unchecked Sendable`: like every `Transport`, all mutable state is confined to the serial
@@ -34,11 +34,11 @@ public final class TLSTransport: Transport, @unchecked Sendable {
     ///   - host: DNS name or IP literal (IPv6 with or without brackets); it is sent as SNI (names
     ///     only) and the certificate must be valid for it.
     ///   - port: the TCP port.
-    ///   - connectTimeout: seconds for the TCP connection.
-    ///   - handshakeTimeout: seconds for the TLS handshake once TCP is connected.
+    ///   - connectTimeout: the time the TCP connection may take.
+    ///   - handshakeTimeout: the time the TLS handshake may take once TCP is connected.
     ///   - configuration: trust roots, pins and protocol versions.
     public convenience init(
-        host: String, port: Int, connectTimeout: Double = 10, handshakeTimeout: Double = 10,
+        host: String, port: Int, connectTimeout: Duration = .seconds(10), handshakeTimeout: Duration = .seconds(10),
         configuration: TLSConfiguration = TLSConfiguration()
     ) {
         self.init(
@@ -49,20 +49,20 @@ public final class TLSTransport: Transport, @unchecked Sendable {
     /// A TLS client over `inner`, an unstarted transport to `host`.
     public init(
         wrapping inner: any Transport, host: String, configuration: TLSConfiguration,
-        handshakeTimeout: Double = 10
+        handshakeTimeout: Duration = .seconds(10)
     ) {
         self.inner = inner
         var name = Substring(host)
         if name.hasPrefix("["), name.hasSuffix("]") { name = name.dropFirst().dropLast() }
         self.role = .client(host: String(name), configuration: configuration)
-        self.handshakeTimeout = handshakeTimeout
+        self.handshakeTimeout = handshakeTimeout.wireKitSeconds
     }
 
     /// The server side of TLS over an accepted, unstarted transport (from `TCPListener`).
-    public init(server inner: any Transport, identity: TLSServerIdentity, handshakeTimeout: Double = 10) {
+    public init(server inner: any Transport, identity: TLSServerIdentity, handshakeTimeout: Duration = .seconds(10)) {
         self.inner = inner
         self.role = .server(identity)
-        self.handshakeTimeout = handshakeTimeout
+        self.handshakeTimeout = handshakeTimeout.wireKitSeconds
     }
 
     // MARK: Transport

@@ -9,25 +9,25 @@ extension WebSocketTransportFactory {
     ) -> WebSocketTransportFactory {
         WebSocketTransportFactory { url, connectTimeout throws(WebSocketError) in
             guard url.isSecure else {
-                return TCPTransport(host: url.host, port: url.port, connectTimeout: connectTimeout.wireKitSeconds)
+                return TCPTransport(host: url.host, port: url.port, connectTimeout: connectTimeout)
             }
             #if canImport(Network) && !canImport(Glibc)
             return NetworkTLSTransport(
-                host: url.host, port: url.port, connectTimeout: connectTimeout.wireKitSeconds,
-                handshakeTimeout: handshakeTimeout.wireKitSeconds, configuration: configuration)
+                host: url.host, port: url.port, connectTimeout: connectTimeout,
+                handshakeTimeout: handshakeTimeout, configuration: configuration)
             #else
             return TLSTransport(
-                host: url.host, port: url.port, connectTimeout: connectTimeout.wireKitSeconds,
-                handshakeTimeout: handshakeTimeout.wireKitSeconds, configuration: configuration)
+                host: url.host, port: url.port, connectTimeout: connectTimeout,
+                handshakeTimeout: handshakeTimeout, configuration: configuration)
             #endif
         } tunneled: { url, proxy, connectTimeout throws(WebSocketError) in
-            let tunnel = HTTPProxyTransport(host: url.host, port: url.port, proxy: proxy, connectTimeout: connectTimeout.wireKitSeconds)
+            let tunnel = HTTPProxyTransport(host: url.host, port: url.port, proxy: proxy, connectTimeout: connectTimeout)
             guard url.isSecure else { return tunnel }
             #if canImport(Glibc)
             // TLS to the origin inside the tunnel: SNI and verification use the URL's host.
             return TLSTransport(
                 wrapping: tunnel, host: url.host, configuration: configuration,
-                handshakeTimeout: handshakeTimeout.wireKitSeconds)
+                handshakeTimeout: handshakeTimeout)
             #else
             throw .transport(.unsupported("wss:// through an HTTP proxy is not supported on this platform yet"))
             #endif

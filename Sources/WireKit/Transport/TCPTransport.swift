@@ -69,21 +69,24 @@ public final class TCPTransport: Transport, @unchecked Sendable {
     public private(set) var remoteAddressDescription: String?
 
     /// A client connection to `host`:`port` (a name, an IPv4 literal or an IPv6 literal with
-    /// or without brackets), established within `connectTimeout` seconds once started.
+    /// or without brackets), established within `connectTimeout` once started.
     /// - Parameters:
     ///   - host: a name, an IPv4 literal or an IPv6 literal (brackets optional).
     ///   - port: the TCP port.
-    ///   - connectTimeout: how long connecting may take in all (s).
-    ///   - lingerTimeout: how long `close()` keeps trying to write buffered bytes (s).
+    ///   - connectTimeout: how long connecting may take in all.
+    ///   - lingerTimeout: how long `close()` keeps trying to write buffered bytes.
     ///   - addressAttemptTimeout: when the name has several addresses, how long one attempt may
-    ///     hang before the next address is tried (s); the last one gets what is left of
+    ///     hang before the next address is tried; the last one gets what is left of
     ///     `connectTimeout`.
-    public init(host: String, port: Int, connectTimeout: Double = 10, lingerTimeout: Double = 5, addressAttemptTimeout: Double = 2) {
+    public init(
+        host: String, port: Int, connectTimeout: Duration = .seconds(10), lingerTimeout: Duration = .seconds(5),
+        addressAttemptTimeout: Duration = .seconds(2)
+    ) {
         self.host = host
         self.port = port
-        self.connectTimeout = connectTimeout
-        self.lingerTimeout = lingerTimeout
-        self.addressAttemptTimeout = addressAttemptTimeout
+        self.connectTimeout = connectTimeout.wireKitSeconds
+        self.lingerTimeout = lingerTimeout.wireKitSeconds
+        self.addressAttemptTimeout = addressAttemptTimeout.wireKitSeconds
     }
 
     /// A client connection trying `addresses` in order, without name resolution.
@@ -197,7 +200,7 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         state = .resolving
         let host = self.host, port = self.port, timeout = connectTimeout
         armTimer(seconds: timeout) { [self] in
-            finish(error: .connectTimedOut(host: host, port: port, seconds: timeout))
+            finish(error: .connectTimedOut(host: host, port: port, timeout: .seconds(timeout)))
         }
         if !addresses.isEmpty {
             state = .connecting
@@ -228,7 +231,7 @@ public final class TCPTransport: Transport, @unchecked Sendable {
             nextAddressIndex += 1
             let socketResult = POSIXSocket.makeStreamSocket(family: address.family)
             guard case .success(let newFD) = socketResult else {
-                if case .failure(.system(_, let code)) = socketResult { connectErrors.append(code) }
+                if case .failure(let error) = socketResult, error.code == .system, let code = error.errnoCode { connectErrors.append(code) }
                 continue
             }
             POSIXSocket.setNoDelay(newFD)
@@ -302,7 +305,7 @@ public final class TCPTransport: Transport, @unchecked Sendable {
             return .unreachable(host: host, port: port)
         }
         if connectErrors.contains(ETIMEDOUT) {
-            return .connectTimedOut(host: host, port: port, seconds: connectTimeout)
+            return .connectTimedOut(host: host, port: port, timeout: .seconds(connectTimeout))
         }
         return .system(operation: "connect", errno: connectErrors.last ?? EIO)
     }

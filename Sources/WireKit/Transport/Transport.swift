@@ -1,6 +1,10 @@
 import Dispatch
 
 /// What a `Transport` reports to its owner, always on the queue given to `Transport.start`.
+///
+/// New cases may be added in a minor release (a half-closed write side, TLS details, ...); a
+/// `switch` over it, for example in a `Transport` that wraps another, needs `default:` (pass
+/// unknown events on unchanged).
 public enum TransportEvent {
     /// The byte stream is ready: connected (client) or accepted and started (server).
     case connected

@@ -87,7 +87,8 @@ final class BrokerEndToEndTests: XCTestCase {
         } catch let error as PubSubError {
             // socketcluster-server refuses the upgrade of any other path with HTTP 400.
             guard error.code == .transport, let failure = error.transport, failure.kind == .upgradeRejected,
-                failure.httpStatus == 400, case .handshakeRejected(400, _, _)? = failure.webSocketError
+                failure.httpStatus == 400, failure.webSocketError?.code == .handshakeRejected,
+                failure.webSocketError?.httpStatus == 400
             else { return XCTFail("\(error)") }
         }
         await broker.stop()

@@ -79,7 +79,8 @@ final class ClientAPIEndToEndTests: XCTestCase {
         let (error, event) = await failedAttempt(configuration(port: port))
         guard error?.code == .transport, let failure = error?.transport, failure.kind == .connectionRefused,
             let underlying = failure.webSocketError,
-            case .transport(.connectionRefused(let host, let refusedPort)) = underlying
+            let refusal = underlying.transportError, refusal.code == .connectionRefused, let host = refusal.host,
+            let refusedPort = refusal.port
         else {
             return XCTFail("\(String(describing: error))")
         }
@@ -94,7 +95,7 @@ final class ClientAPIEndToEndTests: XCTestCase {
     func testUnknownHostThrowsTheTypedWebSocketError() async throws {
         let (error, _) = await failedAttempt(configuration(port: 8000, hostname: "no-such-host.invalid"))
         guard error?.code == .transport, let failure = error?.transport, failure.kind == .hostNotFound,
-            case .transport(.hostNotFound(let host, _))? = failure.webSocketError
+            let notFound = failure.webSocketError?.transportError, notFound.code == .hostNotFound, let host = notFound.host
         else {
             return XCTFail("\(String(describing: error))")
         }
@@ -107,14 +108,15 @@ final class ClientAPIEndToEndTests: XCTestCase {
         let (error, event) = await failedAttempt(configuration(port: server.port))
         guard error?.code == .transport, let failure = error?.transport, failure.kind == .upgradeRejected,
             failure.httpStatus == 404, failure.location == nil,
-            case .handshakeRejected(let status, _, let body)? = failure.webSocketError
+            let rejection = failure.webSocketError, rejection.code == .handshakeRejected, let status = rejection.httpStatus,
+            let body = rejection.body
         else {
             return XCTFail("\(String(describing: error))")
         }
         XCTAssertEqual(status, 404)
         XCTAssertEqual(body, Array("not here!".utf8))
         guard case .connectAbort(let close)? = event, close.code == 1006, let eventFailure = close.error,
-            case .handshakeRejected(404, _, _)? = eventFailure.webSocketError
+            eventFailure.webSocketError?.code == .handshakeRejected, eventFailure.webSocketError?.httpStatus == 404
         else {
             return XCTFail("\(String(describing: event))")
         }
@@ -126,7 +128,7 @@ final class ClientAPIEndToEndTests: XCTestCase {
         // A plain-text server on a wss:// URL: the TLS handshake cannot succeed.
         let (error, _) = await failedAttempt(configuration(port: broker.port, secure: true))
         guard error?.code == .transport, let transportFailure = error?.transport, transportFailure.kind == .tls,
-            case .tls(let failure)? = transportFailure.webSocketError
+            let failure = transportFailure.webSocketError?.tlsError
         else { return XCTFail("\(String(describing: error))") }
         XCTAssertTrue(error?.message.contains("TLS") ?? false, "\(failure)")
         await broker.stop()
@@ -158,7 +160,7 @@ final class ClientAPIEndToEndTests: XCTestCase {
         client.connect()
         await fulfillment(of: [failed], timeout: 30)
         guard let failure = seen.items.first?.error, failure.kind == .upgradeRejected, failure.httpStatus == 403,
-            case .handshakeRejected(403, _, _)? = failure.webSocketError
+            failure.webSocketError?.code == .handshakeRejected, failure.webSocketError?.httpStatus == 403
         else { return XCTFail("\(seen.items)") }
         XCTAssertEqual(seen.items.first?.code, 1006)
     }
@@ -183,7 +185,7 @@ final class ClientAPIEndToEndTests: XCTestCase {
         for await event in events { if case .closed = event { closed = event; break } }
         guard case .closed(let close)? = closed, close.code == 1009, let failure = close.error,
             failure.kind == .protocolViolation,
-            case .messageTooBig(_, 256)? = failure.webSocketError
+            failure.webSocketError?.code == .messageTooBig, failure.webSocketError?.limit == 256
         else { return XCTFail("\(String(describing: closed))") }
 
         let sc = ScClient(

@@ -65,7 +65,7 @@ final class WireKitTransportTests: XCTestCase {
             XCTFail("expected a failure")
         } catch let error as PubSubError {
             guard error.code == .transport, let failure = error.transport, failure.kind == .connectionRefused,
-                case .transport(.connectionRefused(_, let refused))? = failure.webSocketError
+                failure.webSocketError?.transportError?.code == .connectionRefused, let refused = failure.webSocketError?.transportError?.port
             else { return XCTFail("\(error)") }
             XCTAssertEqual(refused, port)
         }

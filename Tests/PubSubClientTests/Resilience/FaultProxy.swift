@@ -114,7 +114,7 @@ final class FaultProxy: @unchecked Sendable {
                 client.close()
                 return
             }
-            let upstream = TCPTransport(host: "127.0.0.1", port: targetPort, connectTimeout: 5)
+            let upstream = TCPTransport(host: "127.0.0.1", port: targetPort, connectTimeout: .seconds(5))
             let pair = Pair(client: client, upstream: upstream, stalled: stalling)
             pairs[ObjectIdentifier(pair)] = pair
             client.start(queue: queue) { [weak self, weak pair] event in

@@ -65,7 +65,7 @@ final class AuthAndQueueTests: XCTestCase {
         let call = harness.session.authenticate(Self.token, now: harness.now)
         harness.drain()
         harness.receive(#"{"rid":2,"data":{"authError":null}}"#)
-        guard case .failure(.invalidResponse)? = harness.completions[call] else { return XCTFail("expected invalidResponse") }
+        guard case .failure(PubSubError.Code.invalidResponse)? = harness.completions[call] else { return XCTFail("expected invalidResponse") }
         XCTAssertEqual(harness.session.auth.state, .unauthenticated)
     }
 

@@ -31,9 +31,9 @@ final class ConnectTimeoutTests: XCTestCase {
         XCTAssertTrue(own.events.contains(.connectAbort(.init(code: 4007, reason: timedOut))), "\(own.events)")
         let failures: [WebSocketError] = [
             .timedOut(.handshake(limit: .seconds(20))),
-            .transport(.connectTimedOut(host: "127.0.0.1", port: 8000, seconds: 20)),
-            .transport(.proxy(.timedOut(seconds: 20))),
-            .transport(.proxy(.unreachable(host: "proxy", port: 3128, reason: .connectTimedOut(seconds: 20)))),
+            .transport(.connectTimedOut(host: "127.0.0.1", port: 8000, timeout: .seconds(20))),
+            .transport(.proxy(.timedOut(.seconds(20)))),
+            .transport(.proxy(.unreachable(host: "proxy", port: 3128, failure: .connectTimedOut(host: "proxy", port: 3128, timeout: .seconds(20))))),
         ]
         for failure in failures {
             let harness = attemptThatTimesOut(transportReports: TransportFailure(failure))

@@ -47,7 +47,7 @@ final class ErrorDescriptionEscapingTests: XCTestCase {
         let proxy: [HTTPProxyError] = [
             .refused(status: 403, reason: text), .authenticationRequired(realm: text, credentialsSent: true),
             .authenticationRequired(realm: text, credentialsSent: false),
-            .unreachable(host: text, port: 8080, reason: .hostNotFound(detail: text)), .tunnelClosed(text), .invalidResponse(text),
+            .unreachable(host: text, port: 8080, failure: .hostNotFound(host: text, detail: text)), .tunnelClosed(text), .invalidResponse(text),
         ]
         var transport: [TransportError] = [.hostNotFound(host: text, detail: text), .unsupported(text)]
         transport += tls.map(TransportError.tls) + proxy.map(TransportError.proxy)

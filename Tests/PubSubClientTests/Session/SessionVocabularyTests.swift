@@ -68,7 +68,7 @@ final class SessionVocabularyTests: XCTestCase {
             (.invalidURL("x"), .invalidRequest, nil, nil),
             (.transport(.hostNotFound(host: "h", detail: "d")), .hostNotFound, nil, nil),
             (.transport(.connectionRefused(host: "h", port: 1)), .connectionRefused, nil, nil),
-            (.transport(.connectTimedOut(host: "h", port: 1, seconds: 1)), .timedOut, nil, nil),
+            (.transport(.connectTimedOut(host: "h", port: 1, timeout: .seconds(1))), .timedOut, nil, nil),
             (.transport(.connectionReset), .connectionLost, nil, nil),
             (.transport(.proxy(.authenticationRequired(realm: "r", credentialsSent: false))), .proxy, nil, nil),
             (.handshakeRejected(status: 404, headers: HTTPHeaders(), body: []), .upgradeRejected, 404, nil),

@@ -59,7 +59,7 @@ final class HandshakeTests: XCTestCase {
         XCTAssertEqual(try WebSocketURL("ws://h/caf\u{E9}?q=\u{20AC}").resourceName, "/caf%C3%A9?q=%E2%82%AC")
         for bad in ["http://h/", "h/", "ws://", "ws://h:0/", "ws://h:70000/", "ws://h:x/", "ws://h/#f", "ws://u:p@h/", "ws://::1/", "ws://[::1/", "ws://h /"] {
             XCTAssertThrowsError(try WebSocketURL(bad), bad) { error in
-                guard case WebSocketError.invalidURL = error else { return XCTFail("\(error)") }
+                guard case WebSocketError.Code.invalidURL = error else { return XCTFail("\(error)") }
             }
         }
     }
@@ -100,7 +100,7 @@ final class HandshakeTests: XCTestCase {
         ]
         for (head, label) in cases {
             XCTAssertThrowsError(try handshake.validate(head), label) { error in
-                guard case WebSocketError.invalidHandshakeResponse = error else { return XCTFail("\(label): \(error)") }
+                guard case WebSocketError.Code.invalidHandshakeResponse = error else { return XCTFail("\(label): \(error)") }
             }
         }
     }
@@ -130,7 +130,7 @@ final class HandshakeTests: XCTestCase {
     func testServerRejectsBadRequestsWith400Or426() {
         func status(_ head: HTTPRequestHead) -> Int? {
             do { _ = try ServerHandshake(validating: head); return nil } catch {
-                guard case .invalidUpgradeRequest(let status, _) = error else { return -1 }
+                guard error.code == .invalidUpgradeRequest, let status = error.httpStatus else { return -1 }
                 return status
             }
         }

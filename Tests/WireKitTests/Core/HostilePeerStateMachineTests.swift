@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 @testable import WireKit
 
 /// What a hostile peer can make the sans-I/O core hold: one pong however many pings arrive, an
@@ -86,7 +87,7 @@ final class HostilePeerStateMachineTests: XCTestCase {
 
     func testUnfinishedMessageFailsWithPolicyViolationAtItsDeadline() {
         var clock = ManualClock()
-        var server = openServer(configuration: WebSocketConfiguration(messageTimeout: .seconds(5)), clock: clock)
+        var server = openServer(configuration: configured(WebSocketConfiguration()) { $0.messageTimeout = .seconds(5) }, clock: clock)
         _ = server.drainEvents()
         _ = server.takeOutput()
         server.receive(wireFrame(.text, "begin", fin: false, masked: true), now: clock.now)
@@ -110,7 +111,7 @@ final class HostilePeerStateMachineTests: XCTestCase {
 
     func testEachMessageGetsItsOwnDeadlineAndAWholeMessageNone() {
         var clock = ManualClock()
-        var server = openServer(configuration: WebSocketConfiguration(messageTimeout: .seconds(5)), clock: clock)
+        var server = openServer(configuration: configured(WebSocketConfiguration()) { $0.messageTimeout = .seconds(5) }, clock: clock)
         _ = server.drainEvents()
         server.receive(wireFrame(.text, "whole", masked: true), now: clock.now)
         XCTAssertNil(server.nextDeadline, "a message delivered within its read arms nothing")
@@ -134,7 +135,7 @@ final class HostilePeerStateMachineTests: XCTestCase {
     func testBudgetRefusesTheMessageThatWouldTakeItPastItsLimitAndIsGivenBackAtTheEnd() {
         let clock = ManualClock()
         let budget = PartialMessageBudget(limit: 1 << 20)
-        let configuration = WebSocketConfiguration(partialMessageBudget: budget)
+        let configuration = configured(WebSocketConfiguration()) { $0.partialMessageBudget = budget }
         var first = openServer(configuration: configuration, clock: clock)
         var second = openServer(configuration: configuration, clock: clock)
         _ = first.drainEvents()
@@ -152,7 +153,9 @@ final class HostilePeerStateMachineTests: XCTestCase {
         second.receive([UInt8](repeating: 2, count: 100 << 10), now: clock.now)
         let info = closedInfo(second.drainEvents())
         XCTAssertEqual(info?.code, .messageTooBig)
-        guard case .partialMessageBudgetExceeded(_, let limit)? = info?.error else { return XCTFail("\(String(describing: info))") }
+        guard let error = info?.error, error.code == .partialMessageBudgetExceeded, let limit = error.limit else {
+            return XCTFail("\(String(describing: info))")
+        }
         XCTAssertEqual(limit, 1 << 20)
         // The first ends without finishing: all it held goes back.
         first.transportClosed(now: clock.now)
@@ -162,7 +165,7 @@ final class HostilePeerStateMachineTests: XCTestCase {
     func testBudgetCoversFragmentedTextAndIsGivenBackWhenTheMessageIsDelivered() {
         let clock = ManualClock()
         let budget = PartialMessageBudget(limit: 4 << 20)
-        var server = openServer(configuration: WebSocketConfiguration(partialMessageBudget: budget), clock: clock)
+        var server = openServer(configuration: configured(WebSocketConfiguration()) { $0.partialMessageBudget = budget }, clock: clock)
         _ = server.drainEvents()
         let chunk = String(repeating: "x", count: 200 << 10)
         server.receive(wireFrame(.text, chunk, fin: false, masked: true), now: clock.now)
@@ -177,12 +180,15 @@ final class HostilePeerStateMachineTests: XCTestCase {
         guard ZlibLibrary.isAvailable else { throw XCTSkip("no zlib") }
         let clock = ManualClock()
         let budget = PartialMessageBudget(limit: 256 << 10)
-        let deflate = PerMessageDeflateOptions(minimumMessageSize: 0)
-        var server = WebSocketStateMachine(server: WebSocketConfiguration(perMessageDeflate: deflate, partialMessageBudget: budget))
+        let deflate = configured(PerMessageDeflateOptions()) { $0.minimumMessageSize = 0 }
+        var server = WebSocketStateMachine(
+            server: configured(WebSocketConfiguration()) {
+                $0.perMessageDeflate = deflate; $0.partialMessageBudget = budget
+            })
         server.start(now: clock.now)
         // Handshake through both machines so permessage-deflate is negotiated.
         let handshake = try ClientHandshake(url: try WebSocketURL("ws://example.com/chat"))
-        var client = WebSocketStateMachine(client: handshake, configuration: WebSocketConfiguration(perMessageDeflate: deflate))
+        var client = WebSocketStateMachine(client: handshake, configuration: configured(WebSocketConfiguration()) { $0.perMessageDeflate = deflate })
         client.start(now: clock.now)
         server.receive(client.takeOutput(), now: clock.now)
         client.receive(server.takeOutput(), now: clock.now)

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 @testable import WireKit
 
 /// permessage-deflate in the state machine, both roles, without a network: negotiation, RSV1,
@@ -14,8 +15,14 @@ final class PerMessageDeflateTests: XCTestCase {
     ) throws -> (WebSocketStateMachine, WebSocketStateMachine) {
         let handshake = try ClientHandshake(url: try WebSocketURL("ws://example.com/chat"))
         var c = WebSocketStateMachine(
-            client: handshake, configuration: WebSocketConfiguration(maxFrameSize: maxMessageSize, maxMessageSize: maxMessageSize, perMessageDeflate: client))
-        var s = WebSocketStateMachine(server: WebSocketConfiguration(maxFrameSize: maxMessageSize, maxMessageSize: maxMessageSize, perMessageDeflate: server))
+            client: handshake,
+            configuration: configured(WebSocketConfiguration()) {
+                $0.maxFrameSize = maxMessageSize; $0.maxMessageSize = maxMessageSize; $0.perMessageDeflate = client
+            })
+        var s = WebSocketStateMachine(
+            server: configured(WebSocketConfiguration()) {
+                $0.maxFrameSize = maxMessageSize; $0.maxMessageSize = maxMessageSize; $0.perMessageDeflate = server
+            })
         c.start(now: clock.now)
         s.start(now: clock.now)
         s.receive(c.takeOutput(), now: clock.now)
@@ -51,11 +58,11 @@ final class PerMessageDeflateTests: XCTestCase {
     }
 
     func testSmallMessagesGoUncompressedAndEmptyCompressedMessageIsOneZeroByte() throws {
-        var (c, s) = try pair(client: PerMessageDeflateOptions(minimumMessageSize: 10))
+        var (c, s) = try pair(client: configured(PerMessageDeflateOptions()) { $0.minimumMessageSize = 10 })
         try c.sendText("hi")
         var frames = c.drainFrames()
         XCTAssertEqual(frames.map(\.reservedBits), [0])
-        (c, s) = try pair(client: PerMessageDeflateOptions(minimumMessageSize: 0))
+        (c, s) = try pair(client: configured(PerMessageDeflateOptions()) { $0.minimumMessageSize = 0 })
         try c.sendText("")
         let wire = c.takeOutput()
         var decoder = WebSocketFrameDecoder(maskRequirement: .either, allowedReservedBits: 0b100)
@@ -113,7 +120,7 @@ final class PerMessageDeflateTests: XCTestCase {
         _ = s
         // 4 MiB of zeros deflate to about 4 KiB: well under the frame limit, far over the message limit.
         var codec = PerMessageDeflate(
-            parameters: PerMessageDeflateParameters(), role: .server, options: PerMessageDeflateOptions(level: 9), maxMessageSize: .max)
+            parameters: PerMessageDeflateParameters(), role: .server, options: configured(PerMessageDeflateOptions()) { $0.level = 9 }, maxMessageSize: .max)
         var bomb: [UInt8] = []
         let zeros = [UInt8](repeating: 0, count: 4 << 20)
         XCTAssertTrue(zeros.withUnsafeBytes { codec.compress($0) { bomb = Array($0) } })
@@ -121,7 +128,9 @@ final class PerMessageDeflateTests: XCTestCase {
         c.receive(wireFrame(.binary, bomb, masked: false, reservedBits: 0b100), now: clock.now)
         guard case .closed(let info)? = c.drainEvents().last else { return XCTFail("not closed") }
         XCTAssertEqual(info.code, .messageTooBig)
-        guard case .messageTooBig(let size, let limit)? = info.error else { return XCTFail("\(String(describing: info.error))") }
+        guard let error = info.error, error.code == .messageTooBig, let size = error.size, let limit = error.limit else {
+            return XCTFail("\(String(describing: info.error))")
+        }
         XCTAssertEqual(limit, 64 << 10)
         XCTAssertLessThanOrEqual(size, UInt64(64 << 10) + 1)
     }
@@ -136,23 +145,26 @@ final class PerMessageDeflateTests: XCTestCase {
     func testNoContextTakeoverAndWindowBitsVariants() throws {
         let variants: [(PerMessageDeflateOptions, PerMessageDeflateOptions, PerMessageDeflateParameters)] = [
             (
-                PerMessageDeflateOptions(clientNoContextTakeover: true), PerMessageDeflateOptions(),
+                configured(PerMessageDeflateOptions()) { $0.clientNoContextTakeover = true }, PerMessageDeflateOptions(),
                 PerMessageDeflateParameters(clientNoContextTakeover: true)
             ),
             (
-                PerMessageDeflateOptions(serverNoContextTakeover: true), PerMessageDeflateOptions(),
+                configured(PerMessageDeflateOptions()) { $0.serverNoContextTakeover = true }, PerMessageDeflateOptions(),
                 PerMessageDeflateParameters(serverNoContextTakeover: true)
             ),
             (
-                PerMessageDeflateOptions(serverMaxWindowBits: 10), PerMessageDeflateOptions(),
+                configured(PerMessageDeflateOptions()) { $0.serverMaxWindowBits = 10 }, PerMessageDeflateOptions(),
                 PerMessageDeflateParameters(serverMaxWindowBits: 10)
             ),
             (
-                PerMessageDeflateOptions(), PerMessageDeflateOptions(clientMaxWindowBits: 9),
+                PerMessageDeflateOptions(), configured(PerMessageDeflateOptions()) { $0.clientMaxWindowBits = 9 },
                 PerMessageDeflateParameters(clientMaxWindowBits: 9)
             ),
             (
-                PerMessageDeflateOptions(clientMaxWindowBits: 11), PerMessageDeflateOptions(serverMaxWindowBits: 12, serverNoContextTakeover: true),
+                configured(PerMessageDeflateOptions()) { $0.clientMaxWindowBits = 11 },
+                configured(PerMessageDeflateOptions()) {
+                    $0.serverMaxWindowBits = 12; $0.serverNoContextTakeover = true
+                },
                 PerMessageDeflateParameters(serverNoContextTakeover: true, serverMaxWindowBits: 12, clientMaxWindowBits: 11)
             ),
         ]
@@ -182,7 +194,7 @@ final class PerMessageDeflateTests: XCTestCase {
         XCTAssertEqual(picked?.1, "permessage-deflate; server_no_context_takeover; client_max_window_bits=10")
         XCTAssertEqual(
             PerMessageDeflateNegotiation.respond(
-                to: ["permessage-deflate; client_max_window_bits"], options: PerMessageDeflateOptions(clientMaxWindowBits: 12))?.1,
+                to: ["permessage-deflate; client_max_window_bits"], options: configured(PerMessageDeflateOptions()) { $0.clientMaxWindowBits = 12 })?.1,
             "permessage-deflate; client_max_window_bits=12")
         XCTAssertNil(PerMessageDeflateNegotiation.respond(to: ["permessage-deflate; server_no_context_takeover=1"], options: options))
         XCTAssertNil(PerMessageDeflateNegotiation.respond(to: ["foo"], options: options))
@@ -190,20 +202,20 @@ final class PerMessageDeflateTests: XCTestCase {
     }
 
     func testClientRejectsAMalformedOrUnsupportedAnswer() throws {
-        let options = PerMessageDeflateOptions(clientMaxWindowBits: 12)
+        let options = configured(PerMessageDeflateOptions()) { $0.clientMaxWindowBits = 12 }
         for bad in [
             "permessage-deflate; foo", "permessage-deflate; server_max_window_bits=16", "permessage-deflate; client_max_window_bits=13",
             "permessage-deflate; server_no_context_takeover; server_no_context_takeover", "x-other", "permessage-deflate, permessage-deflate",
             "permessage-deflate; client_no_context_takeover=yes", "permessage-deflate; server_max_window_bits",
         ] {
             XCTAssertThrowsError(try PerMessageDeflateNegotiation.accept(answer: [bad], offered: options), bad) {
-                guard case .invalidHandshakeResponse = $0 as? WebSocketError else { return XCTFail("\($0)") }
+                guard case WebSocketError.Code.invalidHandshakeResponse = $0 else { return XCTFail("\($0)") }
             }
         }
         XCTAssertNil(try PerMessageDeflateNegotiation.accept(answer: [], offered: options))
         // Through the machine: the handshake fails (1006, invalid response).
         let handshake = try ClientHandshake(url: try WebSocketURL("ws://example.com/chat"))
-        var machine = WebSocketStateMachine(client: handshake, configuration: WebSocketConfiguration(perMessageDeflate: options))
+        var machine = WebSocketStateMachine(client: handshake, configuration: configured(WebSocketConfiguration()) { $0.perMessageDeflate = options })
         machine.start(now: clock.now)
         let request = String(decoding: machine.takeOutput(), as: UTF8.self)
         XCTAssertTrue(request.contains("\r\nSec-WebSocket-Extensions: permessage-deflate; client_max_window_bits=12\r\n\r\n"), request)

@@ -9,7 +9,7 @@ final class UpgradeScreeningTests: XCTestCase {
 
     func testRefusedRequestIsAnsweredWithItsStatusAndClosesTheConnection() {
         let clock = ManualClock()
-        var machine = WebSocketStateMachine(server: WebSocketConfiguration()) { head in head.target.hasPrefix("/chat") ? 404 : nil }
+        var machine = WebSocketStateMachine(server: WebSocketConfiguration()) { head in head.target.hasPrefix("/chat") ? .refuse(status: 404) : .accept }
         machine.start(now: clock.now)
         // Byte by byte: the decision waits for the whole head.
         for byte in Array(request.utf8) { machine.receive([byte], now: clock.now) }
@@ -29,7 +29,7 @@ final class UpgradeScreeningTests: XCTestCase {
     func testAcceptedRequestIsValidatedAndOpens() {
         let clock = ManualClock()
         var seen: [String] = []
-        var machine = WebSocketStateMachine(server: WebSocketConfiguration()) { _ in nil }
+        var machine = WebSocketStateMachine(server: WebSocketConfiguration()) { _ in .accept }
         machine.start(now: clock.now)
         machine.receive(Array(request.utf8), now: clock.now)
         let answer = String(decoding: machine.takeOutput(), as: UTF8.self)

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 @testable import WireKit
 
 /// Every way a peer can break RFC 6455 after the handshake, with the close code it earns.
@@ -86,8 +87,8 @@ final class WebSocketStateMachineErrorTests: XCTestCase {
         let first = wireFrame(.text, Array(good.prefix(3)), fin: false, masked: false)
         let second = wireFrame(.continuation, Array(good[3...]) + [0xF4, 0x90, 0x80, 0x80], fin: false, masked: false)
         let events = try assertFails(role: .client, first + second, with: .invalidFramePayloadData)
-        guard case .closed(let info)? = events.last, case .invalidUTF8(let message)? = info.error else { return XCTFail("\(events)") }
-        XCTAssertTrue(message.contains("byte \(good.count + 1)"), message)
+        guard case .closed(let info)? = events.last, let error = info.error, error.code == .invalidUTF8 else { return XCTFail("\(events)") }
+        XCTAssertTrue(error.message.contains("byte \(good.count + 1)"), error.message)
     }
 
     func testInvalidUTF8InsideAPartiallyReceivedFrameFailsBeforeTheRestArrives() throws {
@@ -97,13 +98,17 @@ final class WebSocketStateMachineErrorTests: XCTestCase {
     }
 
     func testFrameOverLimitFailsWith1009FromTheHeaderAlone() throws {
-        let configuration = WebSocketConfiguration(maxFrameSize: 1000, maxMessageSize: 4000)
+        let configuration = configured(WebSocketConfiguration()) {
+            $0.maxFrameSize = 1000; $0.maxMessageSize = 4000
+        }
         try assertFails(role: .client, [0x82, 0x7E, 0x03, 0xE9], with: .messageTooBig, configuration: configuration)
         try assertFails(role: .client, [0x82, 0x7F, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], with: .messageTooBig, configuration: configuration)
     }
 
     func testMessageOverLimitAcrossFragmentsFailsWith1009() throws {
-        let configuration = WebSocketConfiguration(maxFrameSize: 1000, maxMessageSize: 1500)
+        let configuration = configured(WebSocketConfiguration()) {
+            $0.maxFrameSize = 1000; $0.maxMessageSize = 1500
+        }
         let bytes =
             wireFrame(.binary, [UInt8](repeating: 1, count: 1000), fin: false, masked: false)
             + wireFrame(.continuation, [UInt8](repeating: 1, count: 501), fin: true, masked: false)

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 @testable import WireKit
 
 /// Arbitrary peer bytes must never crash the machine, and `closed` comes at most once.
@@ -34,8 +35,14 @@ final class WebSocketStateMachineFuzzTests: XCTestCase {
             let input = Bool.random(using: &rng) ? mutate(valid, &rng) : valid + garbage
             var machine =
                 role == .server
-                ? openServer(configuration: WebSocketConfiguration(maxFrameSize: 200, maxMessageSize: 400))
-                : try openClient(configuration: WebSocketConfiguration(maxFrameSize: 200, maxMessageSize: 400))
+                ? openServer(
+                    configuration: configured(WebSocketConfiguration()) {
+                        $0.maxFrameSize = 200; $0.maxMessageSize = 400
+                    })
+                : try openClient(
+                    configuration: configured(WebSocketConfiguration()) {
+                        $0.maxFrameSize = 200; $0.maxMessageSize = 400
+                    })
             var closed = countClosed(&machine)  // drains opened
             var index = 0
             var clock = ManualClock()
@@ -67,8 +74,8 @@ final class WebSocketStateMachineFuzzTests: XCTestCase {
             let isClient = iteration % 2 == 0
             var machine =
                 isClient
-                ? WebSocketStateMachine(client: handshake, configuration: WebSocketConfiguration(maxHandshakeHeadSize: 256))
-                : WebSocketStateMachine(server: WebSocketConfiguration(maxHandshakeHeadSize: 256))
+                ? WebSocketStateMachine(client: handshake, configuration: configured(WebSocketConfiguration()) { $0.maxHandshakeHeadSize = 256 })
+                : WebSocketStateMachine(server: configured(WebSocketConfiguration()) { $0.maxHandshakeHeadSize = 256 })
             machine.start(now: ManualClock().now)
             let input =
                 mutate(isClient ? response : request, &rng) + (0..<Int.random(in: 0...300, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 @testable import WireKit
 
 /// The whole life of a connection in both roles, driven with a manual clock.
@@ -42,9 +43,11 @@ final class WebSocketStateMachineLifecycleTests: XCTestCase {
         XCTAssertNil(machine.nextEvent(), "waits for the announced body")
         machine.receive(Array("allowed-and-more".utf8), now: ManualClock().now)
         let info = closedInfo(machine.drainEvents())
-        guard case .handshakeRejected(let status, let headers, let body)? = info?.error else { return XCTFail("\(String(describing: info))") }
-        XCTAssertEqual(status, 403)
-        XCTAssertEqual(headers.first(name: "x-why"), "token")
+        guard let error = info?.error, error.code == .handshakeRejected, let body = error.body else {
+            return XCTFail("\(String(describing: info))")
+        }
+        XCTAssertEqual(error.httpStatus, 403)
+        XCTAssertEqual(error.headers?.first(name: "x-why"), "token")
         XCTAssertEqual(String(decoding: body, as: UTF8.self), "not allowed")
         XCTAssertEqual(info?.code, .abnormalClosure)
         XCTAssertTrue(machine.wantsTransportClosed)
@@ -57,23 +60,29 @@ final class WebSocketStateMachineLifecycleTests: XCTestCase {
         var machine = WebSocketStateMachine(client: handshake)
         machine.start(now: ManualClock().now)
         machine.receive(Array("HTTP/1.1 403 Forbidden\r\nContent-Length: 10\r\n\r\nforbidden\nUnsafe".utf8), now: ManualClock().now)
-        guard case .handshakeRejected(403, _, let body)? = closedInfo(machine.drainEvents())?.error else { return XCTFail() }
+        guard let error = closedInfo(machine.drainEvents())?.error, error.code == .handshakeRejected, error.httpStatus == 403,
+            let body = error.body
+        else { return XCTFail() }
         XCTAssertEqual(String(decoding: body, as: UTF8.self), "forbidden\n")
     }
 
     func testRejectionBodyIsCappedAndEndsAtEOF() throws {
         let handshake = try ClientHandshake(url: try WebSocketURL("ws://h/"))
-        var machine = WebSocketStateMachine(client: handshake, configuration: WebSocketConfiguration(maxRejectionBodySize: 4))
+        var machine = WebSocketStateMachine(client: handshake, configuration: configured(WebSocketConfiguration()) { $0.maxRejectionBodySize = 4 })
         machine.start(now: ManualClock().now)
         machine.receive(Array("HTTP/1.1 500 Oops\r\nContent-Length: 100\r\n\r\nab".utf8), now: ManualClock().now)
         machine.transportClosed(now: ManualClock().now)
-        guard case .handshakeRejected(500, _, let body)? = closedInfo(machine.drainEvents())?.error else { return XCTFail() }
+        guard let error = closedInfo(machine.drainEvents())?.error, error.code == .handshakeRejected, error.httpStatus == 500,
+            let body = error.body
+        else { return XCTFail() }
         XCTAssertEqual(body, Array("ab".utf8))
 
-        var capped = WebSocketStateMachine(client: handshake, configuration: WebSocketConfiguration(maxRejectionBodySize: 4))
+        var capped = WebSocketStateMachine(client: handshake, configuration: configured(WebSocketConfiguration()) { $0.maxRejectionBodySize = 4 })
         capped.start(now: ManualClock().now)
         capped.receive(Array("HTTP/1.1 500 Oops\r\nContent-Length: 100\r\n\r\nabcdefgh".utf8), now: ManualClock().now)
-        guard case .handshakeRejected(500, _, let cappedBody)? = closedInfo(capped.drainEvents())?.error else { return XCTFail() }
+        guard let cappedError = closedInfo(capped.drainEvents())?.error, cappedError.code == .handshakeRejected,
+            cappedError.httpStatus == 500, let cappedBody = cappedError.body
+        else { return XCTFail() }
         XCTAssertEqual(cappedBody, Array("abcd".utf8))
     }
 
@@ -82,8 +91,10 @@ final class WebSocketStateMachineLifecycleTests: XCTestCase {
         machine.start(now: ManualClock().now)
         _ = machine.takeOutput()
         machine.receive(Array("HTTP/1.1 301 Moved Permanently\r\nLocation: ws://other/\r\n\r\n".utf8), now: ManualClock().now)
-        guard case .redirected(301, let location, _)? = closedInfo(machine.drainEvents())?.error else { return XCTFail() }
-        XCTAssertEqual(location, "ws://other/")
+        guard let error = closedInfo(machine.drainEvents())?.error, error.code == .redirected, error.httpStatus == 301 else {
+            return XCTFail()
+        }
+        XCTAssertEqual(error.location, "ws://other/")
         XCTAssertFalse(machine.hasOutput, "no new request is sent")
         XCTAssertTrue(machine.wantsTransportClosed)
     }
@@ -103,7 +114,7 @@ final class WebSocketStateMachineLifecycleTests: XCTestCase {
         var clock = ManualClock()
         var machine = WebSocketStateMachine(
             client: try ClientHandshake(url: try WebSocketURL("ws://h/")),
-            configuration: WebSocketConfiguration(handshakeTimeout: .seconds(3)))
+            configuration: configured(WebSocketConfiguration()) { $0.handshakeTimeout = .seconds(3) })
         machine.start(now: clock.now)
         XCTAssertEqual(machine.nextDeadline, clock.now + .seconds(3))
         clock.advance(.milliseconds(2999))
@@ -164,7 +175,8 @@ final class WebSocketStateMachineLifecycleTests: XCTestCase {
             let response = String(decoding: machine.takeOutput(), as: UTF8.self)
             XCTAssertTrue(response.hasPrefix("HTTP/1.1 \(status) "), response)
             if status == 426 { XCTAssertTrue(response.contains("Sec-WebSocket-Version: 13\r\n")) }
-            guard case .invalidUpgradeRequest(status, _)? = closedInfo(machine.drainEvents())?.error else { return XCTFail() }
+            guard let error = closedInfo(machine.drainEvents())?.error, error.code == .invalidUpgradeRequest, error.httpStatus == status
+            else { return XCTFail() }
             XCTAssertTrue(machine.wantsTransportClosed)
         }
     }
@@ -176,7 +188,8 @@ final class WebSocketStateMachineLifecycleTests: XCTestCase {
         machine.receive(clientHello, now: ManualClock().now)
         let response = String(decoding: machine.takeOutput(), as: UTF8.self)
         XCTAssertTrue(response.hasPrefix("HTTP/1.1 400 "), response)
-        guard case .invalidUpgradeRequest(400, _)? = closedInfo(machine.drainEvents())?.error else { return XCTFail() }
+        guard let error = closedInfo(machine.drainEvents())?.error, error.code == .invalidUpgradeRequest, error.httpStatus == 400
+        else { return XCTFail() }
         XCTAssertTrue(machine.wantsTransportClosed)
     }
 
@@ -290,7 +303,7 @@ final class WebSocketStateMachineLifecycleTests: XCTestCase {
 
     func testCloseTimeoutClosesTransportAndReportsUncleanClose() throws {
         var clock = ManualClock()
-        var machine = try openClient(configuration: WebSocketConfiguration(closeTimeout: .seconds(5)), clock: clock)
+        var machine = try openClient(configuration: configured(WebSocketConfiguration()) { $0.closeTimeout = .seconds(5) }, clock: clock)
         _ = machine.drainEvents()
         machine.close(now: clock.now)
         XCTAssertEqual(machine.nextDeadline, clock.now + .seconds(5))
@@ -360,7 +373,7 @@ final class WebSocketStateMachineLifecycleTests: XCTestCase {
 
     func testKeepalivePingsAQuietConnectionAndFailsItWhenNothingComesBack() throws {
         var clock = ManualClock()
-        let configuration = WebSocketConfiguration(keepalive: WebSocketKeepalive(interval: .seconds(10), timeout: .seconds(3)))
+        let configuration = configured(WebSocketConfiguration()) { $0.keepalive = WebSocketKeepalive(interval: .seconds(10), timeout: .seconds(3)) }
         var machine = try openClient(configuration: configuration, clock: clock)
         _ = machine.drainEvents()
         XCTAssertEqual(machine.nextDeadline, clock.now + .seconds(10))
@@ -378,7 +391,7 @@ final class WebSocketStateMachineLifecycleTests: XCTestCase {
 
     func testKeepaliveIsSatisfiedByAnyIncomingData() throws {
         var clock = ManualClock()
-        let configuration = WebSocketConfiguration(keepalive: WebSocketKeepalive(interval: .seconds(10), timeout: .seconds(3)))
+        let configuration = configured(WebSocketConfiguration()) { $0.keepalive = WebSocketKeepalive(interval: .seconds(10), timeout: .seconds(3)) }
         var machine = try openClient(configuration: configuration, clock: clock)
         _ = machine.drainEvents()
         clock.advance(.seconds(10))

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import XCTest
+import TestSupport
 @testable import WireKit
 
 #if canImport(Glibc)
@@ -157,7 +158,7 @@ final class HostilePeerTests: XCTestCase {
             var buffer = [UInt8](repeating: 0, count: 1 << 16)
             while buffer.withUnsafeMutableBytes({ recv(fd, $0.baseAddress, $0.count, 0) }) > 0 {}
         }
-        let client = try WebSocket(url: "ws://127.0.0.1:\(port)/", options: WebSocketOptions(perMessageDeflate: nil))
+        let client = try WebSocket(url: "ws://127.0.0.1:\(port)/", options: configured(WebSocketOptions()) { $0.perMessageDeflate = nil })
         try await client.connect()
         var most = 0
         let deadline = Date().addingTimeInterval(6)

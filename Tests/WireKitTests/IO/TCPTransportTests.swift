@@ -92,7 +92,7 @@ final class TCPTransportTests: XCTestCase {
     func testUnknownHostIsHostNotFound() throws {
         let log = connect(TCPTransport(host: "no-such-host.invalid", port: 80))
         wait(for: [log.expectation("closed") { $0.isClosedUnlocked }], timeout: 30)
-        guard case .some(.some(.hostNotFound(let host, _))) = log.closeError else {
+        guard case .some(.some(let error)) = log.closeError, error.code == .hostNotFound, let host = error.host else {
             return XCTFail("expected hostNotFound, got \(String(describing: log.closeError))")
         }
         XCTAssertEqual(host, "no-such-host.invalid")
@@ -107,13 +107,15 @@ final class TCPTransportTests: XCTestCase {
         var fillers: [TCPTransport] = []
         var logs: [TransportEventLog] = []
         for _ in 0..<4 {
-            let filler = TCPTransport(host: "127.0.0.1", port: port, connectTimeout: 1.5)
+            let filler = TCPTransport(host: "127.0.0.1", port: port, connectTimeout: .milliseconds(1500))
             fillers.append(filler)
             logs.append(connect(filler))
         }
         wait(for: logs.map { log in log.expectation("settled") { $0.eventsUnlocked.contains("connected") || $0.isClosedUnlocked } }, timeout: 10)
         let timedOut = logs.filter { log in
-            if case .some(.some(.connectTimedOut(_, let p, let seconds))) = log.closeError { return p == port && seconds == 1.5 }
+            if case .some(.some(let error)) = log.closeError, error.code == .connectTimedOut {
+                return error.port == port && error.timeout == .milliseconds(1500)
+            }
             return false
         }
         XCTAssertFalse(timedOut.isEmpty, "events: \(logs.map { $0.events })")
@@ -131,7 +133,7 @@ final class TCPTransportTests: XCTestCase {
         var fillers: [TCPTransport] = []
         var hangs = false
         for _ in 0..<10 where !hangs {
-            let filler = TCPTransport(host: "127.0.0.1", port: first.port, connectTimeout: 10)
+            let filler = TCPTransport(host: "127.0.0.1", port: first.port, connectTimeout: .seconds(10))
             fillers.append(filler)
             let log = connect(filler)
             hangs = XCTWaiter().wait(for: [log.expectation("connected") { $0.eventsUnlocked.contains("connected") }], timeout: 0.3) != .completed

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import XCTest
+import TestSupport
 @testable import WireKit
 
 /// Our client against our server over loopback TCP.
@@ -39,10 +40,12 @@ final class WebSocketClientServerTests: XCTestCase {
 
     func testServerSeesRequestPathHeadersAndNegotiatedSubprotocol() async throws {
         let seen = LockedBox<WebSocketHandshakeInfo?>(nil)
-        let server = try WebSocketServer.start(options: WebSocketServerOptions(subprotocols: ["chat.v2", "chat.v1"])) { connection in
+        let server = try WebSocketServer.start(options: configured(WebSocketServerOptions()) { $0.subprotocols = ["chat.v2", "chat.v1"] }) { connection in
             seen.value = connection.handshakeInfo
         }
-        var options = WebSocketOptions(origin: "http://example.test", subprotocols: ["chat.v1", "chat.v2"])
+        var options = configured(WebSocketOptions()) {
+            $0.origin = "http://example.test"; $0.subprotocols = ["chat.v1", "chat.v2"]
+        }
         options.headers.add(name: "Authorization", value: "Bearer 123")
         let client = try WebSocket(url: "ws://localhost:\(server.port)/room/7?user=ann", options: options)
         try await client.connect()
@@ -168,12 +171,12 @@ final class WebSocketClientServerTests: XCTestCase {
     }
 
     func testWssThroughThePlainTCPFactoryFailsWithUnsupported() async throws {
-        let client = try WebSocket(url: "wss://127.0.0.1:1/", options: WebSocketOptions(transportFactory: .plainTCP))
+        let client = try WebSocket(url: "wss://127.0.0.1:1/", options: configured(WebSocketOptions()) { $0.transportFactory = .plainTCP })
         do {
             try await client.connect()
             XCTFail("wss must fail without TLS")
         } catch {
-            guard case .transport(.unsupported) = error else { return XCTFail("got \(error)") }
+            guard error.code == .transport, error.transportError?.code == .unsupported else { return XCTFail("got \(error)") }
         }
     }
 
@@ -183,8 +186,10 @@ final class WebSocketClientServerTests: XCTestCase {
             try await client.connect()
             XCTFail("connect must fail")
         } catch {
-            guard case .transport(.hostNotFound(let host, _)) = error else { return XCTFail("got \(error)") }
-            XCTAssertEqual(host, "no-such-host.invalid")
+            guard case .transport = error.code, let failure = error.transportError, case .hostNotFound = failure.code else {
+                return XCTFail("got \(error)")
+            }
+            XCTAssertEqual(failure.host, "no-such-host.invalid")
         }
     }
 
@@ -198,7 +203,7 @@ final class WebSocketClientServerTests: XCTestCase {
 
     func testInvalidURLIsRejectedAtInit() {
         XCTAssertThrowsError(try WebSocket(url: "http://example.com/")) { error in
-            guard case .invalidURL = error as? WebSocketError else { return XCTFail("got \(error)") }
+            guard case WebSocketError.Code.invalidURL = error else { return XCTFail("got \(error)") }
         }
     }
 
@@ -286,9 +291,9 @@ final class WebSocketClientServerTests: XCTestCase {
             try await client.connect()
             XCTFail("connect must fail")
         } catch {
-            guard case .handshakeRejected(let status, _, let body) = error else { return XCTFail("got \(error)") }
-            XCTAssertEqual(status, 403)
-            XCTAssertEqual(body, Array("no way!".utf8))
+            guard case .handshakeRejected = error.code else { return XCTFail("got \(error)") }
+            XCTAssertEqual(error.httpStatus, 403)
+            XCTAssertEqual(error.body, Array("no way!".utf8))
         }
     }
 
@@ -388,7 +393,7 @@ final class WebSocketClientServerTests: XCTestCase {
         defer { listener.close() }
         listener.start { transport in transport.close() }
         for round in 0..<200 {
-            let client = try WebSocket(url: "ws://127.0.0.1:\(listener.port)/", options: WebSocketOptions(connectTimeout: .seconds(20)))
+            let client = try WebSocket(url: "ws://127.0.0.1:\(listener.port)/", options: configured(WebSocketOptions()) { $0.connectTimeout = .seconds(20) })
             let started = DispatchTime.now().uptimeNanoseconds
             do {
                 try await client.connect()
@@ -405,7 +410,7 @@ final class WebSocketClientServerTests: XCTestCase {
     func testAcceptRequestRefusesByPathBeforeTheUpgradeAndLetsTheRestThrough() async throws {
         let handled = LockedBox<[String]>([])
         var options = WebSocketServerOptions()
-        options.acceptRequest = { head in head.target.hasPrefix("/socketcluster/") ? nil : 400 }
+        options.acceptRequest = { head in head.target.hasPrefix("/socketcluster/") ? .accept : .refuse(status: 400) }
         let server = try WebSocketServer.start(options: options) { connection in
             handled.mutate { $0.append(connection.handshakeInfo?.resourceName ?? "?") }
             connection.onText = { [weak connection] text in try? connection?.write(text: text) }
@@ -431,8 +436,8 @@ final class WebSocketClientServerTests: XCTestCase {
             try await clientRefused.connect()
             XCTFail("the upgrade must be refused")
         } catch {
-            guard case .handshakeRejected(let status, _, _) = error else { return XCTFail("got \(error)") }
-            XCTAssertEqual(status, 400)
+            guard case .handshakeRejected = error.code else { return XCTFail("got \(error)") }
+            XCTAssertEqual(error.httpStatus, 400)
         }
         XCTAssertEqual(handled.value, ["/socketcluster/?x=1"])
         await server.stop()

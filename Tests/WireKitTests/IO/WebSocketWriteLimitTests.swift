@@ -28,7 +28,7 @@ final class WebSocketWriteLimitTests: XCTestCase {
             // Let the queue hand what it can to the kernel, as an app writing over time would.
             if accepted % 8 == 0 { try await Task.sleep(for: .milliseconds(5)) }
         }
-        guard case .sendBufferFull(let buffered, let limit)? = refusal else {
+        guard let refusal, refusal.code == .sendBufferFull, let buffered = refusal.bufferedBytes, let limit = refusal.limit else {
             return XCTFail("expected sendBufferFull after \(accepted) writes, got \(String(describing: refusal))")
         }
         XCTAssertEqual(limit, 2 << 20)
@@ -70,7 +70,8 @@ final class WebSocketWriteLimitTests: XCTestCase {
         try await client.connect()
         for _ in 0..<500 where outcome.value == nil { try await Task.sleep(for: .milliseconds(10)) }
         let result = try XCTUnwrap(outcome.value)
-        guard case .sendBufferFull(let buffered, let limit)? = result.refusal else {
+        guard let refusal = result.refusal, refusal.code == .sendBufferFull, let buffered = refusal.bufferedBytes, let limit = refusal.limit
+        else {
             return XCTFail("expected sendBufferFull after \(result.accepted) writes, got \(String(describing: result.refusal))")
         }
         XCTAssertEqual(limit, 2 << 20)

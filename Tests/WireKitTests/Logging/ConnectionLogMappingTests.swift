@@ -26,7 +26,7 @@ final class ConnectionLogMappingTests: XCTestCase {
             (.transport(.connectionRefused(host: "example.com", port: 8080)), .abnormalClosure, .transport, .warning, "connection refused"),
             (.transport(.hostNotFound(host: "example.com", detail: "NXDOMAIN")), .abnormalClosure, .transport, .warning, "host not found"),
             (
-                .transport(.connectTimedOut(host: "example.com", port: 8080, seconds: 5)), .abnormalClosure, .transport, .warning,
+                .transport(.connectTimedOut(host: "example.com", port: 8080, timeout: .seconds(5))), .abnormalClosure, .transport, .warning,
                 "connect timed out"
             ),
             (.transport(.unreachable(host: "example.com", port: 8080)), .abnormalClosure, .transport, .warning, "network unreachable"),

@@ -21,7 +21,7 @@ final class ConnectionLogTests: XCTestCase {
     func testARefusedConnectionIsLoggedWithItsAttemptAndOutcome() async throws {
         let port = try await closedPort()
         let capture = LogCapture()
-        let client = try WebSocket(url: "ws://127.0.0.1:\(port)/", options: WebSocketOptions(logSink: capture.sink()))
+        let client = try WebSocket(url: "ws://127.0.0.1:\(port)/", options: configured(WebSocketOptions()) { $0.logSink = capture.sink() })
         do {
             try await client.connect()
             XCTFail("connect must fail")
@@ -45,10 +45,10 @@ final class ConnectionLogTests: XCTestCase {
         let serverCapture = LogCapture()
         let server = try WebSocketServer.start(
             host: "127.0.0.1", port: 0,
-            options: WebSocketServerOptions(logSink: serverCapture.sink())
+            options: configured(WebSocketServerOptions()) { $0.logSink = serverCapture.sink() }
         ) { _ in }
         let capture = LogCapture()
-        let client = try WebSocket(url: "ws://127.0.0.1:\(server.port)/", options: WebSocketOptions(logSink: capture.sink()))
+        let client = try WebSocket(url: "ws://127.0.0.1:\(server.port)/", options: configured(WebSocketOptions()) { $0.logSink = capture.sink() })
         try await client.connect()
         _ = await client.close(code: .normalClosure, reason: "done")
         let closed = await capture.first(.webSocket, "closed")
@@ -71,11 +71,11 @@ final class ConnectionLogTests: XCTestCase {
 
     func testAnUpgradeRefusedByTheServerIsAHandshakeRejectionOnBothSides() async throws {
         let serverCapture = LogCapture()
-        var options = WebSocketServerOptions(logSink: serverCapture.sink())
-        options.acceptRequest = { _ in 403 }
+        var options = configured(WebSocketServerOptions()) { $0.logSink = serverCapture.sink() }
+        options.acceptRequest = { _ in .refuse(status: 403) }
         let server = try WebSocketServer.start(host: "127.0.0.1", port: 0, options: options) { _ in }
         let capture = LogCapture()
-        let client = try WebSocket(url: "ws://127.0.0.1:\(server.port)/", options: WebSocketOptions(logSink: capture.sink()))
+        let client = try WebSocket(url: "ws://127.0.0.1:\(server.port)/", options: configured(WebSocketOptions()) { $0.logSink = capture.sink() })
         do {
             try await client.connect()
             XCTFail("the upgrade must be refused")
@@ -93,7 +93,7 @@ final class ConnectionLogTests: XCTestCase {
         let capture = LogCapture()
         let server = try WebSocketServer.start(
             host: "127.0.0.1", port: 0,
-            options: WebSocketServerOptions(logSink: capture.sink())
+            options: configured(WebSocketServerOptions()) { $0.logSink = capture.sink() }
         ) { _ in }
         // A valid upgrade followed by an unmasked text frame "hi": the server fails the connection.
         let reply = try rawExchangeBytes(port: server.port, request: Self.upgrade, extra: [0x81, 0x02, 0x68, 0x69])
@@ -111,7 +111,7 @@ final class ConnectionLogTests: XCTestCase {
 
     func testAMessageAboveTheLimitIsLoggedWithItsSizeAndTheLimit() async throws {
         let capture = LogCapture()
-        var options = WebSocketServerOptions(logSink: capture.sink())
+        var options = configured(WebSocketServerOptions()) { $0.logSink = capture.sink() }
         options.maxMessageSize = 100
         let server = try WebSocketServer.start(host: "127.0.0.1", port: 0, options: options) { _ in }
         let client = try WebSocket(url: "ws://127.0.0.1:\(server.port)/")
@@ -130,7 +130,7 @@ final class ConnectionLogTests: XCTestCase {
         let peer = try StalledWebSocketPeer()
         defer { peer.stop() }
         let capture = LogCapture()
-        var options = WebSocketOptions(logSink: capture.sink())
+        var options = configured(WebSocketOptions()) { $0.logSink = capture.sink() }
         options.writeLimit = 64 << 10
         let client = try WebSocket(url: "ws://127.0.0.1:\(peer.port)/", options: options)
         try await client.connect()
@@ -151,19 +151,21 @@ final class ConnectionLogTests: XCTestCase {
     #if canImport(Glibc)
     func testATLSFailureCarriesOpenSSLsReasonOnBothSides() async throws {
         let serverCapture = LogCapture()
-        var serverOptions = WebSocketServerOptions(logSink: serverCapture.sink())
+        var serverOptions = configured(WebSocketServerOptions()) { $0.logSink = serverCapture.sink() }
         serverOptions.tls = TLSTestCertificates.server("server")
         let server = try WebSocketServer.start(host: "127.0.0.1", port: 0, options: serverOptions) { _ in }
         let capture = LogCapture()
         // The system trust store does not hold the test CA: OpenSSL refuses the chain.
-        let client = try WebSocket(url: "wss://localhost:\(server.port)/", options: WebSocketOptions(logSink: capture.sink()))
+        let client = try WebSocket(url: "wss://localhost:\(server.port)/", options: configured(WebSocketOptions()) { $0.logSink = capture.sink() })
         var thrown: WebSocketError?
         do { try await client.connect() } catch { thrown = error }
-        guard case .tls(.certificateUntrusted(let reason))? = thrown else { return XCTFail("got \(String(describing: thrown))") }
+        guard let thrown, thrown.code == .tls, let tls = thrown.tlsError, tls.code == .certificateUntrusted else {
+            return XCTFail("got \(String(describing: thrown))")
+        }
         let failed = await capture.first(.tls, "TLS failed")
         XCTAssertEqual(failed?.level, .error, capture.transcript)
-        XCTAssertFalse(reason.isEmpty)
-        XCTAssertTrue(failed?.metadata["reason"]?.contains(reason) ?? false, capture.transcript)
+        XCTAssertFalse(tls.message.isEmpty)
+        XCTAssertTrue(failed?.metadata["reason"]?.contains(tls.message) ?? false, capture.transcript)
         // The server hears the client's alert, in OpenSSL's words.
         let serverFailed = await serverCapture.first(.tls, "TLS failed")
         XCTAssertEqual(serverFailed?.metadata["role"], "server", serverCapture.transcript)
@@ -190,11 +192,12 @@ final class ConnectionLogTests: XCTestCase {
         let capture = LogCapture()
         let server = try WebSocketServer.start(
             host: "127.0.0.1", port: 0,
-            options: WebSocketServerOptions(logSink: capture.sink(minimumLevel: .notice))
+            options: configured(WebSocketServerOptions()) { $0.logSink = capture.sink(minimumLevel: .notice) }
         ) { socket in
             socket.onText = { [weak socket] text in try? socket?.write(text: text) }
         }
-        let client = try WebSocket(url: "ws://127.0.0.1:\(server.port)/", options: WebSocketOptions(logSink: capture.sink(minimumLevel: .notice)))
+        let client = try WebSocket(
+            url: "ws://127.0.0.1:\(server.port)/", options: configured(WebSocketOptions()) { $0.logSink = capture.sink(minimumLevel: .notice) })
         try await client.connect()
         var iterator = client.messages.makeAsyncIterator()
         try await client.send(text: "echo")

@@ -48,7 +48,8 @@ final class LogSinkTests: XCTestCase {
     }
 
     func testLevelsAreOrderedFromTraceToError() {
-        XCTAssertEqual(LogLevel.allCases.sorted(), [.trace, .debug, .info, .notice, .warning, .error])
+        XCTAssertEqual(LogLevel.allCases.sorted(), [.trace, .debug, .info, .notice, .warning, .error, .critical])
+        XCTAssertEqual(LogLevel.critical.description, "critical")
         XCTAssertTrue(LogLevel.trace < .error)
     }
 

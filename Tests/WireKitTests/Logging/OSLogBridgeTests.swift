@@ -18,6 +18,7 @@ extension LogSink {
             case .info: .info
             case .notice, .warning: .default
             case .error: .error
+            case .critical: .fault
             }
             let metadata = record.metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
             os.Logger(subsystem: subsystem, category: record.subsystem.rawValue)

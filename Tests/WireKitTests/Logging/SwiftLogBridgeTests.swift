@@ -51,6 +51,7 @@ extension LogSink {
             case .notice: .notice
             case .warning: .warning
             case .error: .error
+            case .critical: .critical
             }
             logger.log(
                 level: level, "\(record.message)", metadata: record.metadata.mapValues { .string($0) },
@@ -67,7 +68,7 @@ final class SwiftLogBridgeTests: XCTestCase {
             sink.log(level, .webSocket, "closed by the peer", metadata: ["code": "1002"])
         }
         let entries = logger.store.lock.withLock { logger.store.entries }
-        XCTAssertEqual(entries.map(\.level), [.trace, .debug, .info, .notice, .warning, .error])
+        XCTAssertEqual(entries.map(\.level), [.trace, .debug, .info, .notice, .warning, .error, .critical])
         XCTAssertEqual(Set(entries.map(\.message)), ["closed by the peer"])
         XCTAssertEqual(Set(entries.compactMap(\.source)), ["websocket"])
         XCTAssertEqual(entries.first?.metadata, ["code": .string("1002")])

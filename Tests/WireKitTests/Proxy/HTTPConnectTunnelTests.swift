@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 @testable import WireKit
 
 /// The CONNECT exchange without a network: request bytes out, answer bytes in, verdict.
@@ -34,7 +35,7 @@ final class HTTPConnectTunnelTests: XCTestCase {
         }
         var withCredentials = HTTPConnectTunnel(host: "h", port: 80, proxy: HTTPProxy(host: "p", port: 1, username: "u", password: "bad"))
         XCTAssertThrowsError(try feed(&withCredentials, "HTTP/1.0 401 Unauthorized\r\nWWW-Authenticate: Basic realm=\"Tinyproxy\"\r\n\r\n")) {
-            XCTAssertEqual($0 as? HTTPProxyError, .authenticationRequired(realm: "Tinyproxy", credentialsSent: true))
+            XCTAssertEqual($0 as? HTTPProxyError, .authenticationRequired(realm: "Tinyproxy", credentialsSent: true, status: 401))
         }
         var again = HTTPConnectTunnel(host: "h", port: 80, proxy: HTTPProxy(host: "p", port: 1, username: "u", password: "bad"))
         XCTAssertThrowsError(try feed(&again, "HTTP/1.1 407 No\r\n\r\n")) {
@@ -49,7 +50,7 @@ final class HTTPConnectTunnelTests: XCTestCase {
         }
         var garbage = HTTPConnectTunnel(host: "h", port: 80, proxy: HTTPProxy(host: "p", port: 1))
         XCTAssertThrowsError(try feed(&garbage, "SSH-2.0-OpenSSH\r\n\r\n")) {
-            guard case .invalidResponse = $0 as? HTTPProxyError else { return XCTFail("got \($0)") }
+            guard case HTTPProxyError.Code.invalidResponse = $0 else { return XCTFail("got \($0)") }
         }
         let silent = HTTPConnectTunnel(host: "h", port: 80, proxy: HTTPProxy(host: "p", port: 1))
         XCTAssertEqual(silent.closedEarly, .tunnelClosed("the proxy closed the connection without answering CONNECT"))
@@ -61,7 +62,7 @@ final class HTTPConnectTunnelTests: XCTestCase {
         XCTAssertEqual(try HTTPProxy(url: "http://u:p%3Aw@[::1]"), HTTPProxy(host: "::1", port: 80, username: "u", password: "p:w"))
         XCTAssertEqual(try HTTPProxy(url: "http://u@h:1").password, "")
         for bad in ["https://h:1", "socks5://h:1", "http://:80", "http://h:0", "http://h:x", "http://h:1/path"] {
-            XCTAssertThrowsError(try HTTPProxy(url: bad), bad) { guard case .invalidURL = $0 as? WebSocketError else { return XCTFail("\($0)") } }
+            XCTAssertThrowsError(try HTTPProxy(url: bad), bad) { guard case WebSocketError.Code.invalidURL = $0 else { return XCTFail("\($0)") } }
         }
     }
 
@@ -76,6 +77,6 @@ final class HTTPConnectTunnelTests: XCTestCase {
             XCTAssertNil(try HTTPProxy.fromEnvironment(for: secure, environment: env.merging(["no_proxy": excluded]) { $1 }), excluded)
         }
         XCTAssertNotNil(try HTTPProxy.fromEnvironment(for: secure, environment: env.merging(["NO_PROXY": "ample.com,localhost"]) { $1 }))
-        XCTAssertNil(try WebSocketOptions(proxyFromEnvironment: false).proxy(for: secure))
+        XCTAssertNil(try configured(WebSocketOptions()) { $0.proxyFromEnvironment = false }.proxy(for: secure))
     }
 }

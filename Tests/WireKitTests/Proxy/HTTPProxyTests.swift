@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Foundation
 import XCTest
+import TestSupport
 @testable import WireKit
 
 /// `WebSocketOptions.proxy` against a real tinyproxy: `ws://` and `wss://` through CONNECT,
@@ -15,9 +16,9 @@ final class HTTPProxyTests: XCTestCase {
     }
 
     private func options(proxy: String) throws -> WebSocketOptions {
-        WebSocketOptions(
-            connectTimeout: .seconds(5), transportFactory: .tls(TLSTestCertificates.trustingTestCA),
-            proxy: try HTTPProxy(url: proxy))
+        try configured(WebSocketOptions()) {
+            $0.connectTimeout = .seconds(5); $0.transportFactory = .tls(TLSTestCertificates.trustingTestCA); $0.proxy = try HTTPProxy(url: proxy)
+        }
     }
 
     /// Connects through the proxy, echoes one message and closes cleanly.
@@ -61,11 +62,15 @@ final class HTTPProxyTests: XCTestCase {
         try await echo("wss://localhost:\(secure.port)/", options: options(proxy: proxy.url(user: "alice", password: "s3cret")))
         // Failing cases: no credentials (ws://), wrong ones (wss://).
         let missing = try await connectError("ws://127.0.0.1:\(plain.port)/", options: options(proxy: proxy.url()))
-        guard case .transport(.proxy(.authenticationRequired(_, credentialsSent: false)))? = missing else {
+        guard let proxyError = missing?.transportError?.proxyError, proxyError.code == .authenticationRequired,
+            proxyError.credentialsSent == false
+        else {
             return XCTFail("got \(String(describing: missing))")
         }
         let wrong = try await connectError("wss://localhost:\(secure.port)/", options: options(proxy: proxy.url(user: "alice", password: "nope")))
-        guard case .transport(.proxy(.authenticationRequired(_, credentialsSent: true)))? = wrong else {
+        guard let wrongError = wrong?.transportError?.proxyError, wrongError.code == .authenticationRequired,
+            wrongError.credentialsSent == true
+        else {
             return XCTFail("got \(String(describing: wrong))")
         }
         await plain.stop()
@@ -87,7 +92,9 @@ final class HTTPProxyTests: XCTestCase {
         let plain = try startEchoServer(), secure = try startEchoServer(tls: "server")
         for url in ["ws://127.0.0.1:\(plain.port)/", "wss://localhost:\(secure.port)/"] {
             let error = try await connectError(url, options: options(proxy: proxy.url()))
-            guard case .transport(.proxy(.refused(status: 403, _)))? = error else { return XCTFail("\(url): got \(String(describing: error))") }
+            guard let proxyError = error?.transportError?.proxyError, proxyError.code == .refused, proxyError.httpStatus == 403 else {
+                return XCTFail("\(url): got \(String(describing: error))")
+            }
         }
         await plain.stop()
         await secure.stop()
@@ -98,7 +105,9 @@ final class HTTPProxyTests: XCTestCase {
         defer { proxy.stop() }
         let deadPort = try Tinyproxy.freeLoopbackPort()
         let error = try await connectError("ws://127.0.0.1:\(deadPort)/", options: options(proxy: proxy.url()))
-        guard case .transport(.proxy(.refused(let status, _)))? = error, status >= 500 else {
+        guard let proxyError = error?.transportError?.proxyError, proxyError.code == .refused, let status = proxyError.httpStatus,
+            status >= 500
+        else {
             return XCTFail("got \(String(describing: error))")
         }
     }
@@ -107,7 +116,9 @@ final class HTTPProxyTests: XCTestCase {
         let deadPort = try Tinyproxy.freeLoopbackPort()
         for url in ["ws://127.0.0.1:1/", "wss://localhost:1/"] {
             let error = try await connectError(url, options: options(proxy: "http://127.0.0.1:\(deadPort)"))
-            guard case .transport(.proxy(.unreachable(host: "127.0.0.1", port: deadPort, reason: .connectionRefused)))? = error else {
+            guard let proxyError = error?.transportError?.proxyError, proxyError.code == .unreachable, proxyError.host == "127.0.0.1",
+                proxyError.port == deadPort, proxyError.unreachableReason == .connectionRefused
+            else {
                 return XCTFail("\(url): got \(String(describing: error))")
             }
         }
@@ -160,12 +171,12 @@ final class HTTPProxyTests: XCTestCase {
     }
 
     func testCustomFactoryWithoutTunnelSupportIsRefusedAtConnect() async throws {
-        var options = WebSocketOptions(proxy: HTTPProxy(host: "127.0.0.1", port: 1))
+        var options = configured(WebSocketOptions()) { $0.proxy = HTTPProxy(host: "127.0.0.1", port: 1) }
         options.transportFactory = WebSocketTransportFactory { url, timeout throws(WebSocketError) in
-            TCPTransport(host: url.host, port: url.port, connectTimeout: timeout.wireKitSeconds)
+            TCPTransport(host: url.host, port: url.port, connectTimeout: timeout)
         }
         let error = try await connectError("ws://127.0.0.1:1/", options: options)
-        guard case .transport(.unsupported)? = error else { return XCTFail("got \(String(describing: error))") }
+        guard error?.transportError?.code == .unsupported else { return XCTFail("got \(String(describing: error))") }
     }
 }
 

@@ -146,9 +146,10 @@ final class TLSEngineTests: XCTestCase {
         pair.run()
         XCTAssertEqual(pair.clientError, .hostnameMismatch(expected: "localhost"))
         XCTAssertEqual(pair.client.state, .failed)
-        guard case .handshakeFailed(let reason)? = pair.serverError else {
+        guard let failure = pair.serverError, failure.code == .handshakeFailed else {
             return XCTFail("server should see the client's alert, got \(String(describing: pair.serverError))")
         }
+        let reason = failure.message
         XCTAssertTrue(reason.contains("alert"), reason)
     }
 
@@ -162,18 +163,20 @@ final class TLSEngineTests: XCTestCase {
         // The system store does not know the test CA.
         let pair = try Pair(client: TLSConfiguration(), server: "server")
         pair.run()
-        guard case .certificateUntrusted(let reason)? = pair.clientError else {
+        guard let failure = pair.clientError, failure.code == .certificateUntrusted else {
             return XCTFail("expected certificateUntrusted, got \(String(describing: pair.clientError))")
         }
+        let reason = failure.message
         XCTAssertTrue(reason.contains("issuer"), reason)
     }
 
     func testSelfSignedCertificateIsRejectedAsUntrusted() throws {
         let pair = try Pair(client: TLSTestCertificates.trustingTestCA, server: "untrusted")
         pair.run()
-        guard case .certificateUntrusted(let reason)? = pair.clientError else {
+        guard let failure = pair.clientError, failure.code == .certificateUntrusted else {
             return XCTFail("expected certificateUntrusted, got \(String(describing: pair.clientError))")
         }
+        let reason = failure.message
         XCTAssertTrue(reason.contains("self-signed") || reason.contains("self signed"), reason)
     }
 
@@ -270,7 +273,7 @@ final class TLSEngineTests: XCTestCase {
         var record = pair.client.takeCiphertext()
         record[record.count - 3] ^= 0x55
         XCTAssertThrowsError(try record.withUnsafeBytes { try pair.server.receive($0) { _ in } }) { error in
-            guard case .connectionFailed? = error as? TLSError else {
+            guard case TLSError.Code.connectionFailed = error else {
                 return XCTFail("expected connectionFailed, got \(error)")
             }
         }
@@ -283,9 +286,10 @@ final class TLSEngineTests: XCTestCase {
         XCTAssertTrue(client.hasCiphertext)
         let garbage = Array("HTTP/1.1 400 Bad Request\r\n\r\n".utf8)
         XCTAssertThrowsError(try garbage.withUnsafeBytes { try client.receive($0) { _ in } }) { error in
-            guard case .handshakeFailed(let reason)? = error as? TLSError else {
+            guard let failure = error as? TLSError, failure.code == .handshakeFailed else {
                 return XCTFail("expected handshakeFailed, got \(error)")
             }
+            let reason = failure.message
             XCTAssertTrue(reason.contains("wrong version number") || reason.contains("packet"), reason)
         }
     }
@@ -294,9 +298,10 @@ final class TLSEngineTests: XCTestCase {
 
     func testMissingLibraryIsReportedAsUnavailable() {
         let result = OpenSSLLibrary.load(candidates: [("libssl-not-here.so.9", "libcrypto-not-here.so.9")])
-        guard case .failure(.unavailable(let reason)) = result else {
+        guard case .failure(let failure) = result, failure.code == .unavailable else {
             return XCTFail("expected unavailable, got \(result)")
         }
+        let reason = failure.message
         XCTAssertTrue(reason.contains("libcrypto-not-here.so.9"), reason)
     }
 
@@ -305,9 +310,10 @@ final class TLSEngineTests: XCTestCase {
             certificateChainPEM: TLSTestCertificates.text("server.pem"),
             privateKeyPEM: TLSTestCertificates.text("untrusted-key.pem"))
         XCTAssertThrowsError(try TLSContext(server: mismatched)) { error in
-            guard case .invalidConfiguration(let reason)? = error as? TLSError else {
+            guard let failure = error as? TLSError, failure.code == .invalidConfiguration else {
                 return XCTFail("expected invalidConfiguration, got \(error)")
             }
+            let reason = failure.message
             XCTAssertTrue(reason.contains("private key"), reason)
         }
     }

@@ -199,14 +199,15 @@ final class TLSTransportTests: XCTestCase {
             accepted.start(queue: silentQueue) { _ in }
         }
         let client = TLSTransport(
-            host: "localhost", port: listener.port, handshakeTimeout: 0.3,
+            host: "localhost", port: listener.port, handshakeTimeout: .milliseconds(300),
             configuration: TLSTestCertificates.trustingTestCA)
         let log = EventLog("client")
         client.start(queue: clientQueue, handler: log.handle)
         wait(for: [log.closed], timeout: 10)
-        guard case .some(.some(.tls(.handshakeFailed(let reason)))) = log.closedError else {
+        guard case .some(.some(let error)) = log.closedError, let tls = error.tlsError, tls.code == .handshakeFailed else {
             return XCTFail("expected a handshake timeout, got \(String(describing: log.closedError))")
         }
+        let reason = tls.message
         XCTAssertTrue(reason.contains("within 0.3 s"), reason)
         XCTAssertEqual(log.events, ["closed"])
         silentQueue.sync { held.forEach { $0.close() } }
@@ -228,7 +229,7 @@ final class TLSTransportTests: XCTestCase {
         let log = EventLog("client")
         client.start(queue: clientQueue, handler: log.handle)
         wait(for: [log.closed], timeout: 10)
-        guard case .some(.some(.tls(.handshakeFailed))) = log.closedError else {
+        guard case .some(.some(let error)) = log.closedError, error.tlsError?.code == .handshakeFailed else {
             return XCTFail("expected handshakeFailed, got \(String(describing: log.closedError))")
         }
     }

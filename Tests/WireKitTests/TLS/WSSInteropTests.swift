@@ -2,6 +2,7 @@
 import Dispatch
 import Foundation
 import XCTest
+import TestSupport
 @testable import WireKit
 
 /// `wss://` end to end with Python `websockets` + `ssl`: our client against its TLS server, and
@@ -35,7 +36,7 @@ final class WSSInteropTests: XCTestCase {
     private func client(
         _ identity: String, host: String = "localhost", configuration: TLSConfiguration = TLSTestCertificates.trustingTestCA
     ) throws -> WebSocket {
-        try WebSocket(url: url(identity, host: host), options: WebSocketOptions(transportFactory: .tls(configuration)))
+        try WebSocket(url: url(identity, host: host), options: configured(WebSocketOptions()) { $0.transportFactory = .tls(configuration) })
     }
 
     func testDefaultOptionsVerifyAgainstTheSystemStore() async throws {
@@ -51,8 +52,8 @@ final class WSSInteropTests: XCTestCase {
         do {
             try await socket.connect()
             XCTFail("connected despite \(expected)", file: file, line: line)
-        } catch WebSocketError.tls(let error) {
-            XCTAssertEqual(error, expected, file: file, line: line)
+        } catch let error where error.code == .tls {
+            XCTAssertEqual(error.tlsError, expected, file: file, line: line)
         } catch {
             XCTFail("expected WebSocketError.tls(\(expected)), got \(error)", file: file, line: line)
         }
@@ -153,7 +154,7 @@ final class WSSInteropTests: XCTestCase {
     // MARK: Server role against Python's wss:// client
 
     func testPythonWSSClientEchoesThroughTheWireKitTLSServer() throws {
-        let options = WebSocketServerOptions(tls: TLSTestCertificates.server("server"))
+        let options = configured(WebSocketServerOptions()) { $0.tls = TLSTestCertificates.server("server") }
         let lock = NSLock()
         nonisolated(unsafe) var closes: [WebSocketCloseInfo] = []  // guarded by `lock`
         let closed = XCTestExpectation(description: "server side closed")
@@ -186,15 +187,15 @@ final class WSSInteropTests: XCTestCase {
         let mismatched = TLSServerConfiguration(
             certificateChainPEM: TLSTestCertificates.text("server.pem"),
             privateKeyPEM: TLSTestCertificates.text("expired-key.pem"))
-        XCTAssertThrowsError(try WebSocketServer.start(options: WebSocketServerOptions(tls: mismatched))) { error in
-            guard case .tls(.invalidConfiguration)? = error as? WebSocketError else {
+        XCTAssertThrowsError(try WebSocketServer.start(options: configured(WebSocketServerOptions()) { $0.tls = mismatched })) { error in
+            guard (error as? WebSocketError)?.tlsError?.code == .invalidConfiguration else {
                 return XCTFail("expected .tls(.invalidConfiguration), got \(error)")
             }
         }
     }
 
     func testPlainClientAgainstTheTLSServerFailsItsHandshakeWithoutHarm() async throws {
-        let options = WebSocketServerOptions(tls: TLSTestCertificates.server("server"))
+        let options = configured(WebSocketServerOptions()) { $0.tls = TLSTestCertificates.server("server") }
         let server = try WebSocketServer.start(host: "127.0.0.1", port: 0, options: options) { _ in }
         let plain = try WebSocket(url: "ws://127.0.0.1:\(server.port)/")
         do {
@@ -204,7 +205,7 @@ final class WSSInteropTests: XCTestCase {
         // The server still serves TLS clients afterwards.
         let secure = try WebSocket(
             url: "wss://127.0.0.1:\(server.port)/",
-            options: WebSocketOptions(transportFactory: .tls(TLSTestCertificates.trustingTestCA)))
+            options: configured(WebSocketOptions()) { $0.transportFactory = .tls(TLSTestCertificates.trustingTestCA) })
         try await secure.connect()
         let info = await secure.close(code: .normalClosure, reason: "")
         XCTAssertTrue(info.wasClean)
