@@ -2,29 +2,29 @@
 /// system boot). The one instant type of the three sans-I/O cores (WireKit's
 /// `WebSocketStateMachine`, the client's `ClientSession`, the broker's `BrokerCore`): none of
 /// them reads a clock; every input carries `now`, so tests drive them with a manual clock.
-public struct MonotonicInstant: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct MonotonicInstant: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Nanoseconds since the clock's origin.
-    public var nanoseconds: UInt64
+    package var nanoseconds: UInt64
 
     /// The instant `nanoseconds` after the clock's origin.
-    public init(nanoseconds: UInt64) { self.nanoseconds = nanoseconds }
+    package init(nanoseconds: UInt64) { self.nanoseconds = nanoseconds }
 
     /// The instant `rhs` later, saturating at the clock's end; negative durations count as 0.
-    public static func + (lhs: MonotonicInstant, rhs: Duration) -> MonotonicInstant {
+    package static func + (lhs: MonotonicInstant, rhs: Duration) -> MonotonicInstant {
         let (sum, overflow) = lhs.nanoseconds.addingReportingOverflow(rhs.saturatingNanoseconds)
         return MonotonicInstant(nanoseconds: overflow ? .max : sum)
     }
 
     /// The time from `rhs` to `lhs`, zero if `rhs` is later.
-    public static func - (lhs: MonotonicInstant, rhs: MonotonicInstant) -> Duration {
+    package static func - (lhs: MonotonicInstant, rhs: MonotonicInstant) -> Duration {
         lhs.nanoseconds > rhs.nanoseconds ? .nanoseconds(Int64(clamping: lhs.nanoseconds - rhs.nanoseconds)) : .zero
     }
 
-    public static func < (lhs: MonotonicInstant, rhs: MonotonicInstant) -> Bool {
+    package static func < (lhs: MonotonicInstant, rhs: MonotonicInstant) -> Bool {
         lhs.nanoseconds < rhs.nanoseconds
     }
 
-    public var description: String { "\(nanoseconds)ns" }
+    package var description: String { "\(nanoseconds)ns" }
 }
 
 extension Duration {
