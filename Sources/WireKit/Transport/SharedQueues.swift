@@ -34,9 +34,19 @@ package enum SharedQueues {
         return queues[Int(index % UInt(queues.count))]
     }
 
-    /// Runs `work` away from every shared queue, on a thread of its own: for calls that block,
-    /// such as resolving a host name.
-    package static func runBlocking(label: String, _ work: @escaping @Sendable () -> Void) {
-        DispatchQueue(label: label).async(execute: work)
+    /// Serial queues for calls that block (host name lookups), apart from the shared ones: at
+    /// most this many run at once, so a thousand connections opened together take a few
+    /// threads, not one each.
+    private static let blockingQueues: [DispatchQueue] = (0..<4).map { DispatchQueue(label: "WireKit.blocking.\($0)") }
+    nonisolated(unsafe) private static var blockingTurn: UInt = 0
+
+    /// Runs `work` away from every shared queue, on one of a few queues kept for calls that
+    /// block, such as resolving a host name.
+    package static func runBlocking(_ work: @escaping @Sendable () -> Void) {
+        let index = lock.withLock {
+            blockingTurn &+= 1
+            return blockingTurn
+        }
+        blockingQueues[Int(index % UInt(blockingQueues.count))].async(execute: work)
     }
 }

@@ -58,7 +58,9 @@ struct SocketAddress: Sendable, CustomStringConvertible {
 
     /// Resolves `host` with `getaddrinfo` (blocking: call it off the caller's queue).
     /// `passive` asks for addresses to bind to (a `nil`-like wildcard host is allowed).
-    static func resolve(host: String, port: Int, passive: Bool) -> Result<[SocketAddress], TransportError> {
+    /// With `numericOnly`, only an address literal resolves (AI_NUMERICHOST: no lookup, never
+    /// blocks); a name fails at once.
+    static func resolve(host: String, port: Int, passive: Bool, numericOnly: Bool = false) -> Result<[SocketAddress], TransportError> {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         #if canImport(Glibc)
@@ -68,6 +70,7 @@ struct SocketAddress: Sendable, CustomStringConvertible {
         #endif
         hints.ai_protocol = Int32(IPPROTO_TCP)
         hints.ai_flags = passive ? AI_PASSIVE : AI_ADDRCONFIG
+        if numericOnly { hints.ai_flags = AI_NUMERICHOST }
         var list: UnsafeMutablePointer<addrinfo>?
         // Brackets are URL syntax for IPv6 literals, not part of the address.
         let name = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host

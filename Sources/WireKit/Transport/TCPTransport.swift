@@ -202,12 +202,15 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         armTimer(seconds: timeout) { [self] in
             finish(error: .connectTimedOut(host: host, port: port, timeout: .seconds(timeout)))
         }
+        if addresses.isEmpty, case .success(let literal) = SocketAddress.resolve(host: host, port: port, passive: false, numericOnly: true) {
+            addresses = literal  // an address literal: nothing to look up
+        }
         if !addresses.isEmpty {
             state = .connecting
             return connectNextAddress()
         }
         // getaddrinfo blocks: on a thread of its own, never on a queue other sockets share.
-        SharedQueues.runBlocking(label: "WireKit.resolve") {
+        SharedQueues.runBlocking {
             let result = SocketAddress.resolve(host: host, port: port, passive: false)
             queue.async { [self] in
                 guard state == .resolving else { return }
