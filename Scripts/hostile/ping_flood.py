@@ -155,8 +155,11 @@ def main():
         if a.serve:
             s, buf = accept_upgrade(listener)
             hello = json.loads(read_client_text(s, buf))
+            # This server sends WebSocket pings only, never SocketCluster's: a pingTimeout longer
+            # than the whole run keeps the client from ending the connection for that (a slow
+            # machine's flood plus hold and settle passed the usual 20 s).
             s.sendall(server_text(json.dumps({"rid": hello.get("cid", 1), "data": {
-                "id": "x", "pingTimeout": 20000, "isAuthenticated": False}})))
+                "id": "x", "pingTimeout": 120000, "isAuthenticated": False}})))
             ping = bytes([0x89, a.payload]) + b"p" * a.payload  # unmasked
         elif a.no_handshake:
             s = socket.create_connection(("127.0.0.1", a.port))
