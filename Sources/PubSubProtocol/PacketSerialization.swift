@@ -78,7 +78,7 @@ extension Packet {
     /// building (and sorting) that object.
     package static func serializedPublication(channel: String, data: JSONValue?, cid: Int64?) -> [UInt8] {
         var serializer = JSONSerializer(capacity: 128)
-        for byte in ##"{"event":"#publish","data":{"channel":"##.utf8 { serializer.appendRaw(byte) }
+        serializer.appendLiteral(##"{"event":"#publish","data":{"channel":"##)
         serializer.writeString(channel)
         var first = false
         if let data { serializer.writeMember("data", data, first: &first) }
