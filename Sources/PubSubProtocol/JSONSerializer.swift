@@ -70,8 +70,9 @@ struct JSONSerializer {
         bytes.append(byte)
     }
 
+    /// Appends a literal's UTF-8 verbatim.
     @inline(__always)
-    private mutating func appendLiteral(_ literal: StaticString) {
+    mutating func appendLiteral(_ literal: StaticString) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 

@@ -21,30 +21,42 @@ public enum Packet: Sendable, Hashable {
             self = .raw(value)
             return
         }
-        if case .string(let event)? = members["event"] {
-            guard let cid = members["cid"], cid.isNumber else {
-                self = .transmit(event: event, data: members["data"])
+        if case .string(let event)? = members.packetMember("event") {
+            guard let cid = members.packetMember("cid"), cid.isNumber else {
+                self = .transmit(event: event, data: members.packetMember("data"))
                 return
             }
             guard let cidInteger = cid.intValue else {
                 self = .raw(value)
                 return
             }
-            self = .invoke(event: event, data: members["data"], cid: cidInteger)
+            self = .invoke(event: event, data: members.packetMember("data"), cid: cidInteger)
             return
         }
-        if let rid = members["rid"], rid.isNumber {
+        if let rid = members.packetMember("rid"), rid.isNumber {
             guard let ridInteger = rid.intValue else {
                 self = .raw(value)
                 return
             }
-            if let error = members["error"], !error.isNull {
+            if let error = members.packetMember("error"), !error.isNull {
                 self = .response(rid: ridInteger, result: .failure(RemoteError(hydrating: error)))
             } else {
-                self = .response(rid: ridInteger, result: .success(members["data"]))
+                self = .response(rid: ridInteger, result: .success(members.packetMember("data")))
             }
             return
         }
         self = .raw(value)
+    }
+}
+
+extension [String: JSONValue] {
+    /// The member `key` of a packet object. A packet has two or three members, so comparing
+    /// the keys is cheaper than hashing `key` (a lookup per member the classification asks for,
+    /// four or five per packet); a larger object is looked up by hash.
+    @inline(__always)
+    package func packetMember(_ key: String) -> JSONValue? {
+        guard count <= 4 else { return self[key] }
+        for member in self where member.key == key { return member.value }
+        return nil
     }
 }

@@ -71,6 +71,25 @@ extension Packet {
 }
 
 extension Packet {
+    /// A client's `#publish` in the client's member order: the invoke
+    /// `{"event":"#publish","data":{"channel":C,"data":D},"cid":N}`, or the transmit without
+    /// `"cid"` when `cid` is nil; no inner `"data"` when `data` is nil. Byte for byte what the
+    /// packet with the object `{"channel":C,"data":D}` as its data serializes to, written without
+    /// building (and sorting) that object.
+    package static func serializedPublication(channel: String, data: JSONValue?, cid: Int64?) -> [UInt8] {
+        var serializer = JSONSerializer(capacity: 128)
+        serializer.appendLiteral(##"{"event":"#publish","data":{"channel":"##)
+        serializer.writeString(channel)
+        var first = false
+        if let data { serializer.writeMember("data", data, first: &first) }
+        serializer.appendRaw(UInt8(ascii: "}"))
+        if let cid { serializer.writeMember("cid", .int(cid), first: &first) }
+        serializer.appendRaw(UInt8(ascii: "}"))
+        return serializer.bytes
+    }
+}
+
+extension Packet {
     /// The response `{"rid":<ridText>,…}` to an invoke whose `cid` arrived as `ridText` (see
     /// `InboundPacket.callIDText`): the number goes back exactly as the peer wrote it. `ridText`
     /// must be a JSON number as `InboundPacket` captured it; it is written unchanged.

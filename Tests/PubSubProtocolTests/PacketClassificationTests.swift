@@ -54,6 +54,17 @@ final class PacketClassificationTests: XCTestCase {
         XCTAssertEqual(classify(#"{"event":"e","rid":1}"#), .packets([.transmit(event: "e", data: nil)]))
     }
 
+    func testPacketsWithManyMembersClassifyAsWithFew() {
+        // Up to four members are found by comparing keys, more by hash: both must agree.
+        let extra = #""a":1,"b":2,"c":3,"d":4"#
+        XCTAssertEqual(classify(#"{\#(extra),"event":"ask","cid":7,"data":"q"}"#), .packets([.invoke(event: "ask", data: "q", cid: 7)]))
+        XCTAssertEqual(classify(#"{"event":"ask","cid":7,"data":"q","a":1}"#), .packets([.invoke(event: "ask", data: "q", cid: 7)]))
+        XCTAssertEqual(classify(#"{\#(extra),"rid":3,"error":"bad"}"#), .packets([.response(rid: 3, result: .failure(RemoteError(hydrating: "bad")))]))
+        XCTAssertEqual(classify(#"{"rid":3,"data":[1],"a":1,"b":2}"#), .packets([.response(rid: 3, result: .success([1]))]))
+        XCTAssertEqual(classify(#"{\#(extra),"rid":"3"}"#), .raw(#"{\#(extra),"rid":"3"}"#))
+        XCTAssertEqual(classify(#"{"a":1,"b":2,"c":3}"#), .raw(#"{"a":1,"b":2,"c":3}"#))
+    }
+
     func testPingPongFrames() {
         XCTAssertEqual(classify(""), .ping(.v2))
         XCTAssertEqual(classify("#1"), .ping(.v1))

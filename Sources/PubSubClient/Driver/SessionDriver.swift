@@ -416,12 +416,18 @@ final class SessionDriver: @unchecked Sendable {
         execute()
     }
 
+    /// The session's next deadline, read in place: its getter called on the stored property
+    /// copies the whole session (a retain and a release of each reference it holds) at every step.
+    private static func nextDeadline(of session: inout ClientSession) -> MonotonicInstant? {
+        session.nextDeadline
+    }
+
     /// Keeps one timer source armed for the session's next deadline. A deadline that moves
     /// later (the earliest call was answered) leaves the timer as it is: it fires early, finds
     /// nothing due and is armed again then. So answers cost no timer work; only a deadline that
     /// moves earlier re-schedules the source.
     private func rearmTimer() {
-        guard let deadline = session.nextDeadline else { return }
+        guard let deadline = Self.nextDeadline(of: &session) else { return }
         if let armed = armedDeadline, armed <= deadline { return }
         armedDeadline = deadline
         // One millisecond late rather than early, so the deadline has surely passed.

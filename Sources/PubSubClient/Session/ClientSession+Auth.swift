@@ -11,7 +11,7 @@ extension ClientSession {
         do {
             try submit(
                 .invoke(
-                    event: BuiltInEvent.authenticate, data: .string(signedToken),
+                    event: BuiltInEvent.authenticate, data: .value(.string(signedToken)),
                     purpose: .authenticate(call, token: signedToken)),
                 deadline: now + timeout, now: now)
         } catch {
@@ -26,7 +26,7 @@ extension ClientSession {
         removeStoredToken()
         if state != .closed {
             try? submit(
-                .transmit(event: BuiltInEvent.removeAuthToken, data: nil),
+                .transmit(event: BuiltInEvent.removeAuthToken, data: .value(nil)),
                 deadline: now + configuration.ackTimeout, now: now)
         }
         becomeUnauthenticated()

@@ -60,7 +60,7 @@ extension ClientSession {
 
     /// Publishes without an ack (a `#publish` transmit). Queued while not open.
     package mutating func publish(_ channel: String, data: JSONValue?, now: MonotonicInstant) throws(PubSubError) {
-        try transmit(BuiltInEvent.publish, data: publishPayload(channel, data), now: now)
+        try transmit(BuiltInEvent.publish, payload: .publication(channel: decorate(channel), data: data), now: now)
     }
 
     /// Publishes with an ack (a `#publish` invoke); completes when the server accepted it.
@@ -68,7 +68,7 @@ extension ClientSession {
         _ channel: String, data: JSONValue?, ackTimeout: Duration? = nil,
         now: MonotonicInstant
     ) -> CallID {
-        invoke(BuiltInEvent.publish, data: publishPayload(channel, data), ackTimeout: ackTimeout, now: now)
+        invoke(BuiltInEvent.publish, payload: .publication(channel: decorate(channel), data: data), ackTimeout: ackTimeout, now: now)
     }
 
     /// The state of `channel` (unsubscribed when unknown).
@@ -87,12 +87,6 @@ extension ClientSession {
     func undecorate(_ channel: String) -> String {
         guard let prefix = configuration.channelPrefix, !prefix.isEmpty, channel.hasPrefix(prefix) else { return channel }
         return String(channel.dropFirst(prefix.count))
-    }
-
-    func publishPayload(_ channel: String, _ data: JSONValue?) -> JSONValue {
-        var object: [String: JSONValue] = ["channel": .string(decorate(channel))]
-        if let data { object["data"] = data }
-        return .object(object)
     }
 
     /// Sends `#subscribe` for every channel that is ready, highest priority first.

@@ -97,13 +97,13 @@ extension ClientSession {
     mutating func handleTransmit(event: String, data: JSONValue?, now: MonotonicInstant) {
         switch event {
         case BuiltInEvent.publish:
-            guard let channel = data?["channel"]?.stringValue else {
+            guard case .object(let payload)? = data, case .string(let channel)? = payload.packetMember("channel") else {
                 emit(.error(.malformedPacket(detail: "#publish without a string channel")))
                 return
             }
             let name = undecorate(channel)
             if channels.state(of: name) != .unsubscribed {
-                emit(.publication(.init(channel: name, data: data?["data"])))
+                emit(.publication(.init(channel: name, data: payload.packetMember("data"))))
             }
         case BuiltInEvent.kickOut:
             guard let channel = data?["channel"]?.stringValue else {

@@ -8,8 +8,15 @@ extension ClientSession {
         _ event: String, data: JSONValue?, ackTimeout: Duration? = nil,
         now: MonotonicInstant
     ) throws(PubSubError) {
+        try transmit(event, payload: .value(data), ackTimeout: ackTimeout, now: now)
+    }
+
+    /// `transmit` of an `OutboundPayload`.
+    mutating func transmit(
+        _ event: String, payload: OutboundPayload, ackTimeout: Duration? = nil, now: MonotonicInstant
+    ) throws(PubSubError) {
         let timeout = ackTimeout ?? configuration.ackTimeout
-        try submit(.transmit(event: event, data: data), deadline: now + timeout, now: now)
+        try submit(.transmit(event: event, data: payload), deadline: now + timeout, now: now)
     }
 
     /// Calls a server procedure. The returned call completes exactly once: with the server's
@@ -19,10 +26,15 @@ extension ClientSession {
         _ event: String, data: JSONValue?, ackTimeout: Duration? = nil,
         now: MonotonicInstant
     ) -> CallID {
+        invoke(event, payload: .value(data), ackTimeout: ackTimeout, now: now)
+    }
+
+    /// `invoke` of an `OutboundPayload`.
+    mutating func invoke(_ event: String, payload: OutboundPayload, ackTimeout: Duration? = nil, now: MonotonicInstant) -> CallID {
         let call = makeCallID()
         let timeout = ackTimeout ?? configuration.ackTimeout
         do {
-            try submit(.invoke(event: event, data: data, purpose: .user(call)), deadline: now + timeout, now: now)
+            try submit(.invoke(event: event, data: payload, purpose: .user(call)), deadline: now + timeout, now: now)
         } catch {
             complete(call, .failure(error))
         }
@@ -65,7 +77,8 @@ extension ClientSession {
     package mutating func flushBatch() {
         guard let packets = batch?.packets else { return }
         batch = nil
-        if !packets.isEmpty { sendMessage(configuration.codec.encodeBatch(packets)) }
+        guard !packets.isEmpty else { return }
+        sendMessage(usesJSONCodec ? Packet.batchFrame(packets) : configuration.codec.encodeBatch(packets))
     }
 
     /// Discards the collected packets and stops batching. Invokes among them complete with
@@ -101,19 +114,25 @@ extension ClientSession {
 
     mutating func write(_ item: OutboundQueue.Item, deadline: MonotonicInstant?) {
         switch item {
+        case .transmit(_, .publication(let channel, let data)) where usesJSONCodec:
+            send(encoded: Packet.serializedPublication(channel: channel, data: data, cid: nil), cid: nil)
         case .transmit:
             send(packet(for: item, cid: 0))
-        case .invoke(let event, _, let purpose):
+        case .invoke(let event, let payload, let purpose):
             let cid = acks.allocateCid()
             acks.register(PendingCall(cid: cid, event: event, purpose: purpose, deadline: deadline))
-            send(packet(for: item, cid: cid))
+            if usesJSONCodec, case .publication(let channel, let data) = payload {
+                send(encoded: Packet.serializedPublication(channel: channel, data: data, cid: cid), cid: cid)
+            } else {
+                send(packet(for: item, cid: cid))
+            }
         }
     }
 
     func packet(for item: OutboundQueue.Item, cid: Int64) -> Packet {
         switch item {
-        case .transmit(let event, let data): return .transmit(event: event, data: data)
-        case .invoke(let event, let data, _): return .invoke(event: event, data: data, cid: cid)
+        case .transmit(let event, let payload): return .transmit(event: event, data: payload.value)
+        case .invoke(let event, let payload, _): return .invoke(event: event, data: payload.value, cid: cid)
         }
     }
 

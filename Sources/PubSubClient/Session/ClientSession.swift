@@ -31,6 +31,9 @@ package struct ClientSession: Sendable {
     var nextCallNumber: UInt64 = 0
     /// Actions not taken yet.
     var actions = ActionQueue<SessionAction>()
+    /// Whether `configuration.codec` is the JSON codec, checked once: its packets are then
+    /// written and read directly, with no call through `any PacketCodec` per packet.
+    let usesJSONCodec: Bool
 
     /// A closed session. `storedToken` is what the token store holds under
     /// `configuration.tokenName` (the driver loads it once; the session keeps it in sync
@@ -38,6 +41,7 @@ package struct ClientSession: Sendable {
     package init(configuration: SessionConfiguration, storedToken: String? = nil) {
         self.configuration = configuration
         self.storedToken = storedToken
+        usesJSONCodec = configuration.codec is JSONPacketCodec
         outbound = OutboundQueue(
             maxMessages: max(0, configuration.maxQueuedMessages),
             maxBytes: max(0, configuration.maxQueuedBytes))
@@ -169,7 +173,7 @@ package struct ClientSession: Sendable {
             actions.append(.sendText(Array(pong.utf8)))
             return
         }
-        guard configuration.codec.messageKind == .text else {
+        guard usesJSONCodec || configuration.codec.messageKind == .text else {
             // A ping or pong of the other protocol version is text with every codec.
             let isPingText = text.isEmpty || text == "#1" || text == "#2"
             if !isPingText, rejectsMismatchedFrame(.text, now: now) { return }
@@ -286,10 +290,17 @@ package struct ClientSession: Sendable {
 
     /// Writes one packet now: into the batch when batching (and `batchable`), else as a frame.
     mutating func send(_ packet: Packet, batchable: Bool = true) {
-        let bytes = configuration.codec.encode(packet, keyOrder: .client)
+        let bytes = usesJSONCodec ? packet.serializedBytes(keyOrder: .client) : configuration.codec.encode(packet, keyOrder: .client)
+        var cid: Int64?
+        if case .invoke(_, _, let packetCid) = packet { cid = packetCid }
+        send(encoded: bytes, cid: cid, batchable: batchable)
+    }
+
+    /// Writes one encoded packet (an invoke's when `cid` is set) as `send(_:batchable:)` does.
+    mutating func send(encoded bytes: [UInt8], cid: Int64?, batchable: Bool = true) {
         if batchable, batch != nil {
             batch?.packets.append(bytes)
-            if case .invoke(_, _, let cid) = packet { batch?.cids.append(cid) }
+            if let cid { batch?.cids.append(cid) }
         } else {
             sendMessage(bytes)
         }
@@ -297,6 +308,7 @@ package struct ClientSession: Sendable {
 
     /// Sends one encoded packet or batch in the codec's frame type.
     mutating func sendMessage(_ bytes: [UInt8]) {
+        if usesJSONCodec { return actions.append(.sendText(bytes)) }
         switch configuration.codec.messageKind {
         case .text: actions.append(.sendText(bytes))
         case .binary: actions.append(.sendBinary(bytes))

@@ -3,8 +3,8 @@
 /// call was made. Flushed after the handshake, after the pending `#subscribe`s.
 struct OutboundQueue: Sendable {
     enum Item: Sendable, Equatable {
-        case transmit(event: String, data: JSONValue?)
-        case invoke(event: String, data: JSONValue?, purpose: CallPurpose)
+        case transmit(event: String, data: OutboundPayload)
+        case invoke(event: String, data: OutboundPayload, purpose: CallPurpose)
 
         var event: String {
             switch self {
