@@ -30,7 +30,11 @@ struct PerMessageDeflate: Sendable {
     private var charge: PartialMessageCharge
 
     private static let trailer: [UInt8] = [0x00, 0x00, 0xFF, 0xFF]
-    private static let retainedCapacity = 1 << 20
+    /// Buffers above this capacity, in bytes, are released after their message. Reserving 1 MiB
+    /// gives a little more (the allocator rounds up), and a 1 MiB message must not lose its
+    /// buffers to that (as in `MessageAssembler`): releasing them made every such message fault
+    /// in fresh pages and regrow them.
+    private static let retainedCapacity = (1 << 20) + (16 << 10)
 
     init(
         parameters: PerMessageDeflateParameters, role: WebSocketRole, options: PerMessageDeflateOptions, maxMessageSize: Int,
@@ -42,6 +46,10 @@ struct PerMessageDeflate: Sendable {
         self.maxMessageSize = maxMessageSize
         charge = PartialMessageCharge(budget: budget)
     }
+
+    /// Bytes of storage kept between messages (compressed output, unmasked input, inflated
+    /// output); for tests that check buffers are kept or released.
+    var reservedBytes: Int { compressed.capacity + unmasked.capacity + inflated.capacity }
 
     /// Bytes the inflated message being received holds of the shared budget.
     var chargedBytes: Int { charge.charged }
