@@ -17,12 +17,12 @@ struct PerMessageDeflate: Sendable {
 
     private var deflater: ZlibStream?
     private var inflater: ZlibStream?
-    /// Compressed output of the message being sent; capacity reused.
-    private var compressed: [UInt8] = []
-    /// Unmasked input slice; capacity reused.
-    private var unmasked: [UInt8] = []
-    /// Inflated bytes of the message being received.
-    private var inflated: [UInt8] = []
+    /// Compressed output of the message being sent (zlib writes into it); storage reused.
+    private var compressed = GrowableByteBuffer()
+    /// Unmasked input slice; storage reused.
+    private var unmasked = GrowableByteBuffer()
+    /// Inflated bytes of the message being received (zlib writes into it); storage reused.
+    private var inflated = GrowableByteBuffer()
     /// Opcode of the compressed message being received, `nil` between messages.
     private(set) var inboundOpcode: WebSocketOpcode?
     private var inboundFrameIsFinal = false
@@ -30,7 +30,11 @@ struct PerMessageDeflate: Sendable {
     private var charge: PartialMessageCharge
 
     private static let trailer: [UInt8] = [0x00, 0x00, 0xFF, 0xFF]
-    private static let retainedCapacity = 1 << 20
+    /// Buffers above this capacity, in bytes, are released after their message. Reserving 1 MiB
+    /// gives a little more (the allocator rounds up), and a 1 MiB message must not lose its
+    /// buffers to that (as in `MessageAssembler`): releasing them made every such message fault
+    /// in fresh pages and regrow them.
+    private static let retainedCapacity = (1 << 20) + (16 << 10)
 
     init(
         parameters: PerMessageDeflateParameters, role: WebSocketRole, options: PerMessageDeflateOptions, maxMessageSize: Int,
@@ -42,6 +46,10 @@ struct PerMessageDeflate: Sendable {
         self.maxMessageSize = maxMessageSize
         charge = PartialMessageCharge(budget: budget)
     }
+
+    /// Bytes of storage kept between messages (compressed output, unmasked input, inflated
+    /// output); for tests that check buffers are kept or released.
+    var reservedBytes: Int { compressed.capacity + unmasked.capacity + inflated.capacity }
 
     /// Bytes the inflated message being received holds of the shared budget.
     var chargedBytes: Int { charge.charged }
@@ -67,18 +75,21 @@ struct PerMessageDeflate: Sendable {
             if deflater == nil {
                 deflater = try ZlibStream(deflateLevel: Int32(options.level), windowBits: sendWindowBits, memoryLevel: Int32(options.memoryLevel))
             }
-            compressed.removeAll(keepingCapacity: true)
-            try deflater!.deflate(payload, into: &compressed)
+            compressed.removeAll()
+            try deflater!.deflate(payload, into: compressed)
         } catch {
             deflater = nil
             return false
         }
         if sendNoContextTakeover { deflater?.reset() }
         // A sync flush ends with an empty stored block, 00 00 FF FF: it is left off (§7.2.1).
-        if compressed.count >= 4, compressed.suffix(4).elementsEqual(Self.trailer) { compressed.removeLast(4) }
-        if compressed.isEmpty { compressed.append(0x00) }  // §7.2.3.6: an empty message is one 0x00 byte.
-        compressed.withUnsafeBytes(body)
-        if compressed.capacity > Self.retainedCapacity { compressed = [] }
+        if compressed.bytes.suffix(4).elementsEqual(Self.trailer) { compressed.removeLast(4) }
+        if compressed.count == 0 {
+            // §7.2.3.6: an empty message is one 0x00 byte.
+            guard withUnsafeBytes(of: UInt8(0), { compressed.append($0) }) else { return false }
+        }
+        body(compressed.bytes)
+        if compressed.capacity > Self.retainedCapacity { compressed.release() }
         return true
     }
 
@@ -100,7 +111,7 @@ struct PerMessageDeflate: Sendable {
             guard rsv1 else { return false }
             if assemblerBusy { throw .protocolViolation(.compressedFrameInsideFragmentedMessage(header.opcode)) }
             inboundOpcode = header.opcode
-            inflated.removeAll(keepingCapacity: true)
+            inflated.removeAll()
         }
         inboundFrameIsFinal = header.fin
         return true
@@ -112,11 +123,14 @@ struct PerMessageDeflate: Sendable {
     mutating func receive(_ slice: UnsafeRawBufferPointer, key: WebSocketMaskingKey?, offset: Int, isFrameEnd: Bool) throws(WebSocketError) -> WebSocketEvent? {
         if !slice.isEmpty {
             if let key {
-                unmasked.removeAll(keepingCapacity: true)
-                unmasked.append(contentsOf: slice)
-                unmasked.withUnsafeMutableBytes { WebSocketMasking.apply(key, to: $0, phase: offset) }
                 let input = unmasked
-                if let error = input.withUnsafeBytes({ inflate($0) }) { throw error }
+                input.removeAll()
+                guard input.reserve(slice.count) else {
+                    throw .protocolViolation(.invalidCompressedData(reason: "out of memory for \(slice.count) bytes of input"))
+                }
+                WebSocketMasking.copy(slice, to: UnsafeMutableRawBufferPointer(rebasing: input.spareCapacity[0..<slice.count]), key: key, phase: offset)
+                input.commit(slice.count)
+                if let error = withExtendedLifetime(input, { inflate(input.bytes) }) { throw error }
             } else if let error = inflate(slice) {
                 throw error
             }
@@ -127,16 +141,16 @@ struct PerMessageDeflate: Sendable {
         if receiveNoContextTakeover || inflater?.streamEnded == true { inflater?.reset() }
         let event: WebSocketEvent
         if opcode == .text {
-            guard inflated.withUnsafeBytes({ UTF8Validator.isValid($0) }) else {
+            guard UTF8Validator.isValid(inflated.bytes) else {
                 throw .invalidUTF8("a compressed text message is not valid UTF-8")
             }
-            event = .text(String(decoding: inflated, as: UTF8.self))
+            event = .text(String(decoding: inflated.bytes, as: UTF8.self))
         } else {
-            event = .binary(Data(inflated))
+            event = .binary(Data(inflated.bytes))
         }
         charge.releaseAll()
-        if inflated.capacity > Self.retainedCapacity { inflated = [] } else { inflated.removeAll(keepingCapacity: true) }
-        if unmasked.capacity > Self.retainedCapacity { unmasked = [] }
+        if inflated.capacity > Self.retainedCapacity { inflated.release() } else { inflated.removeAll() }
+        if unmasked.capacity > Self.retainedCapacity { unmasked.release() }
         return event
     }
 
@@ -151,7 +165,7 @@ struct PerMessageDeflate: Sendable {
             do throws(ZlibError) {
                 if inflater == nil { inflater = try ZlibStream(inflateWindowBits: receiveWindowBits) }
                 if inflater!.streamEnded { throw .failed(code: 1, message: "data after the end of the deflate stream") }
-                withinLimit = try inflater!.inflate(input, into: &inflated, limit: limit, unconsumed: &unconsumed)
+                withinLimit = try inflater!.inflate(input, into: inflated, limit: limit, unconsumed: &unconsumed)
             } catch {
                 return .protocolViolation(.invalidCompressedData(reason: "\(error)"))
             }
