@@ -37,6 +37,11 @@ package enum SharedQueues {
     /// Runs `work` away from every shared queue, on a thread of its own: for calls that block,
     /// such as resolving a host name.
     package static func runBlocking(label: String, _ work: @escaping @Sendable () -> Void) {
+        lock.withLock { blockingRuns &+= 1 }
         DispatchQueue(label: label).async(execute: work)
     }
+
+    /// How many blocks `runBlocking` was given (tests check that an IP literal needs none).
+    static var blockingRunCount: UInt { lock.withLock { blockingRuns } }
+    nonisolated(unsafe) private static var blockingRuns: UInt = 0
 }

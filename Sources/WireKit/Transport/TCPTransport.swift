@@ -9,11 +9,11 @@ import Dispatch
 /// one serial queue (no thread per connection).
 ///
 /// Client side: `init(host:port:connectTimeout:)` resolves the name on a background queue
-/// (the caller never blocks), then tries each IPv4/IPv6 address in turn with a non-blocking
-/// connect, all within `connectTimeout`. Server side: `TCPListener` hands out accepted ones.
-/// Reads go into a reused 64 KiB buffer (one per thread, see `ThreadIOBuffers`); writes use one
-/// gathered `sendmsg` for all queued buffers, keep what the kernel did not take, and never raise
-/// SIGPIPE.
+/// (the caller never blocks; an IP literal skips the resolver), then tries each IPv4/IPv6
+/// address in turn with a non-blocking connect, all within `connectTimeout`. Server side:
+/// `TCPListener` hands out accepted ones. Reads go into a reused 64 KiB buffer (one per thread,
+/// see `ThreadIOBuffers`); writes use one gathered `sendmsg` for all queued buffers, keep what
+/// the kernel did not take, and never raise SIGPIPE.
 ///
 /// `@unchecked Sendable`: all mutable state is confined to the queue passed to `start`
 /// (see `Transport`); the stored configuration is immutable.
@@ -202,6 +202,8 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         armTimer(seconds: timeout) { [self] in
             finish(error: .connectTimedOut(host: host, port: port, timeout: .seconds(timeout)))
         }
+        // An IP literal needs no resolver: connect at once, on this queue.
+        if addresses.isEmpty, let literal = SocketAddress.numeric(host: host, port: port) { addresses = [literal] }
         if !addresses.isEmpty {
             state = .connecting
             return connectNextAddress()
