@@ -62,6 +62,11 @@ public final class TCPTransport: Transport, @unchecked Sendable {
     private var pendingHead = 0
     private var pendingOffset = 0
 
+    /// Set (before `start`) by an owner that times the connect with a timer it keeps anyway, the
+    /// WebSocket driver's: the connect then arms no timer of its own, and the owner calls
+    /// `connectDeadlinePassed()` when `connectTimeout` is up.
+    var connectTimedByOwner = false
+
     /// Bytes queued by `write` and not yet handed to the kernel.
     public private(set) var bufferedAmount = 0
 
@@ -198,9 +203,9 @@ public final class TCPTransport: Transport, @unchecked Sendable {
 
     private func beginResolving(queue: DispatchQueue) {
         state = .resolving
-        let host = self.host, port = self.port, timeout = connectTimeout
-        armTimer(seconds: timeout) { [self] in
-            finish(error: .connectTimedOut(host: host, port: port, timeout: .seconds(timeout)))
+        let host = self.host, port = self.port
+        if !connectTimedByOwner {
+            armTimer(seconds: connectTimeout) { [self] in connectDeadlinePassed() }
         }
         // An IP literal needs no resolver: connect at once, on this queue.
         if addresses.isEmpty, let literal = SocketAddress.numeric(host: host, port: port) { addresses = [literal] }
@@ -223,6 +228,13 @@ public final class TCPTransport: Transport, @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// `connectTimeout` is up: a connect still under way fails with `.connectTimedOut`. On the
+    /// queue only.
+    func connectDeadlinePassed() {
+        guard state == .resolving || state == .connecting else { return }
+        finish(error: .connectTimedOut(host: host, port: port, timeout: .seconds(connectTimeout)))
     }
 
     /// Starts a non-blocking connect to the next address, or fails with the most telling error.
