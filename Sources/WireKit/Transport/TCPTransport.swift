@@ -71,7 +71,9 @@ public final class TCPTransport: Transport, @unchecked Sendable {
     public private(set) var bufferedAmount = 0
 
     /// The peer's address once connected (e.g. "127.0.0.1:8080", "[::1]:8080").
-    public private(set) var remoteAddressDescription: String?
+    public var remoteAddressDescription: String? { remoteAddress?.description }
+    /// Kept as an address, and formatted only when asked: `getnameinfo` is no part of connecting.
+    private var remoteAddress: SocketAddress?
 
     /// A client connection to `host`:`port` (a name, an IPv4 literal or an IPv6 literal with
     /// or without brackets), established within `connectTimeout` once started.
@@ -112,7 +114,7 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         self.lingerTimeout = lingerTimeout
         self.addressAttemptTimeout = 0
         self.fd = fd
-        self.remoteAddressDescription = peer?.description
+        self.remoteAddress = peer
     }
 
     deinit {
@@ -260,13 +262,19 @@ public final class TCPTransport: Transport, @unchecked Sendable {
                 continue
             }
             fd = newFD
+            remoteAddress = address
+            // Over loopback the connect has usually ended by the time `connect` returns: then
+            // there is no write source to register, fire and cancel (each a wake-up of
+            // libdispatch's manager thread) and no duplicate descriptor to make for it.
+            if rc == 0 || POSIXSocket.hasConnectEnded(newFD) {
+                return connectCompleted()
+            }
             guard attachWriteDescriptor() else {
                 connectErrors.append(errno)
                 _ = systemClose(newFD)
                 fd = -1
                 continue
             }
-            remoteAddressDescription = address.description
             startWaitingForWritable(queue: queue)
             if nextAddressIndex < addresses.count { armAttemptTimer(queue: queue) }
             return
@@ -408,6 +416,8 @@ public final class TCPTransport: Transport, @unchecked Sendable {
 
     private func startWaitingForWritable(queue: DispatchQueue) {
         guard writeSource == nil else { return }
+        // A connect that ended at once made no duplicate yet.
+        if writeFD < 0, !attachWriteDescriptor() { return finish(error: .system(operation: "dup", errno: errno)) }
         let source = DispatchSource.makeWriteSource(fileDescriptor: writeFD, queue: queue)
         source.setEventHandler { [self] in
             if state == .connecting { connectCompleted() } else { flush() }

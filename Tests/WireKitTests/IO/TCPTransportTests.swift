@@ -106,6 +106,31 @@ final class TCPTransportTests: XCTestCase {
         queue.sync { client.close() }
     }
 
+    func testALoopbackConnectThatEndsAtOnceNeedsNoWriteSourceAndStillWrites() throws {
+        let server = try TCPEchoServer(host: "127.0.0.1")
+        defer { server.stop() }
+        // Over loopback `connect` has nearly always finished when it returns; on a busy machine
+        // an attempt may still be under way, so one of 20 is enough.
+        var withoutDuplicate = 0
+        for round in 0..<20 {
+            let client = TCPTransport(host: "127.0.0.1", port: server.port)
+            let log = connect(client)
+            wait(for: [log.expectation("connected") { $0.eventsUnlocked.contains("connected") }], timeout: 10)
+            if queue.sync(execute: { Mirror(reflecting: client).descendant("writeFD") as? Int32 }) == -1 {
+                withoutDuplicate += 1
+                if withoutDuplicate == 1 {
+                    // The write source made later, on demand, still carries what the kernel did not take at once.
+                    let payload = [UInt8](repeating: UInt8(round), count: 4 << 20)
+                    queue.async { client.write(payload) }
+                    wait(for: [log.expectation("echo") { $0.receivedCountUnlocked >= payload.count }], timeout: 20)
+                    XCTAssertEqual(log.received, payload)
+                }
+            }
+            queue.sync { client.close() }
+        }
+        XCTAssertGreaterThan(withoutDuplicate, 0)
+    }
+
     func testClosedPortIsConnectionRefused() throws {
         let listener = try TCPListener(host: "127.0.0.1", port: 0)
         let port = listener.port
