@@ -111,7 +111,7 @@ final class WebSocketConnection: @unchecked Sendable {
             let transport = try factory.makeTransport(url, connectTimeout: connectTimeout, proxy: proxy)
             return WebSocketConnectionDriver(
                 machine: WebSocketStateMachine(client: handshake, configuration: configuration),
-                transport: transport, queue: queue, writeLimit: writeLimit, log: log)
+                transport: transport, queue: queue, writeLimit: writeLimit, log: log, connectTimeout: connectTimeout)
         }
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
         reader.setOwner(self)

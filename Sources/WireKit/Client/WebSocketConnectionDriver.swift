@@ -23,6 +23,11 @@ package final class WebSocketConnectionDriver: @unchecked Sendable {
     private let transport: any Transport
     private var timer: DispatchSourceTimer?
     private var armedDeadline: WebSocketInstant?
+    /// How long a `TCPTransport` may take to connect when this driver times it (see `start`).
+    private let connectTimeout: Duration?
+    /// When the transport's connect times out, while this driver times it and it has not
+    /// connected yet.
+    private var connectDeadline: WebSocketInstant?
     /// Swapped with the machine's output buffer so both capacities get reused.
     private var spareOutput: [UInt8] = []
     private var pumping = false
@@ -51,8 +56,9 @@ package final class WebSocketConnectionDriver: @unchecked Sendable {
 
     init(
         machine: WebSocketStateMachine, transport: any Transport, queue: DispatchQueue, writeLimit: Int = .max,
-        log: ConnectionLog = .off
+        log: ConnectionLog = .off, connectTimeout: Duration? = nil
     ) {
+        self.connectTimeout = connectTimeout
         self.machine = machine
         self.transport = transport
         self.queue = queue
@@ -77,13 +83,22 @@ package final class WebSocketConnectionDriver: @unchecked Sendable {
         return WebSocketConnectionDriver(
             machine: WebSocketStateMachine(client: handshake, configuration: options.configuration),
             transport: transport, queue: queue, writeLimit: options.writeLimit,
-            log: ConnectionLog(sink: options.logSink, client: url, proxy: nil))
+            log: ConnectionLog(sink: options.logSink, client: url, proxy: nil), connectTimeout: options.connectTimeout)
     }
 
     /// Starts the transport (connect or, when accepted, read). Call once, on `queue`.
+    ///
+    /// A `TCPTransport` connect is timed with this driver's one timer, which then serves the
+    /// opening handshake and everything after, rather than with a timer of the transport's own:
+    /// every Dispatch timer armed or cancelled costs a wake-up of libdispatch's manager thread.
     package func start() {
         log.connecting()
+        if let connectTimeout, let tcp = transport as? TCPTransport {
+            tcp.connectTimedByOwner = true
+            connectDeadline = Self.now() + connectTimeout
+        }
         transport.start(queue: queue) { [self] event in handle(event) }
+        if connectDeadline != nil { armTimer() }
     }
 
     /// Runs `body` on the machine (a user call such as send or close), then executes what it
@@ -145,6 +160,7 @@ package final class WebSocketConnectionDriver: @unchecked Sendable {
     private func handle(_ event: TransportEvent) {
         switch event {
         case .connected:
+            connectDeadline = nil
             log.transportConnected()
             machine.start(now: Self.now())
         case .received(let bytes):
@@ -232,7 +248,7 @@ package final class WebSocketConnectionDriver: @unchecked Sendable {
     }
 
     private func armTimer() {
-        let deadline = transportIsClosed ? nil : machine.nextDeadline
+        let deadline = transportIsClosed ? nil : Self.earlier(machine.nextDeadline, connectDeadline)
         guard deadline != armedDeadline else { return }
         // A deadline that moved later (keepalive, which every read pushes back) keeps the timer
         // armed for the earlier instant: it then fires early, finds nothing due and is re-armed,
@@ -254,9 +270,21 @@ package final class WebSocketConnectionDriver: @unchecked Sendable {
         }
     }
 
+    private static func earlier(_ a: WebSocketInstant?, _ b: WebSocketInstant?) -> WebSocketInstant? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return min(a, b)
+    }
+
     private func deadlineReached() {
         armedDeadline = nil
-        machine.timeElapsed(now: Self.now())
+        let now = Self.now()
+        if let connectDeadline, now >= connectDeadline, let tcp = transport as? TCPTransport {
+            self.connectDeadline = nil
+            // Reported back as `.closed(.connectTimedOut)`, like the transport's own timer would.
+            tcp.connectDeadlinePassed()
+        }
+        machine.timeElapsed(now: now)
         pump()
     }
 

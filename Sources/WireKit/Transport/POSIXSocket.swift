@@ -52,6 +52,13 @@ enum POSIXSocket {
         #endif
     }
 
+    /// Whether a non-blocking connect in progress has ended, well or not (the socket polls
+    /// writable or in error), without waiting.
+    static func hasConnectEnded(_ fd: Int32) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        return poll(&entry, 1, 0) == 1 && entry.revents != 0
+    }
+
     /// The pending error of a socket (`SO_ERROR`), 0 if none.
     static func pendingError(_ fd: Int32) -> Int32 {
         var code: Int32 = 0

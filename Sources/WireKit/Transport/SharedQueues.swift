@@ -44,9 +44,14 @@ package enum SharedQueues {
     /// block, such as resolving a host name.
     package static func runBlocking(_ work: @escaping @Sendable () -> Void) {
         let index = lock.withLock {
+            blockingRuns &+= 1
             blockingTurn &+= 1
             return blockingTurn
         }
         blockingQueues[Int(index % UInt(blockingQueues.count))].async(execute: work)
     }
+
+    /// How many blocks `runBlocking` was given (tests check that an IP literal needs none).
+    static var blockingRunCount: UInt { lock.withLock { blockingRuns } }
+    nonisolated(unsafe) private static var blockingRuns: UInt = 0
 }

@@ -56,11 +56,48 @@ struct SocketAddress: Sendable, CustomStringConvertible {
         }
     }
 
+    /// `host` as an IPv4 or IPv6 literal ("127.0.0.1", "::1", "[::1]") with `port`, or `nil` when
+    /// it is a name (or a literal `inet_pton` does not take, such as one with a zone index) and
+    /// needs `resolve`. No system call, so a literal costs no resolver round trip and no thread.
+    static func numeric(host: String, port: Int) -> SocketAddress? {
+        guard (0...65535).contains(port), let first = host.utf8.first else { return nil }
+        // A literal starts with a digit, or is IPv6 (a colon, or brackets); skip names at once.
+        guard first == UInt8(ascii: "[") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) || host.utf8.contains(UInt8(ascii: ":")) else {
+            return nil
+        }
+        let name = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        var v4 = sockaddr_in()
+        if inet_pton(AF_INET, name, &v4.sin_addr) == 1 {
+            v4.sin_family = sa_family_t(AF_INET)
+            v4.sin_port = in_port_t(UInt16(port).bigEndian)
+            #if canImport(Darwin)
+            v4.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+            #endif
+            return withUnsafePointer(to: &v4) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    SocketAddress(family: AF_INET, sockaddr: $0, length: socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+        }
+        var v6 = sockaddr_in6()
+        if inet_pton(AF_INET6, name, &v6.sin6_addr) == 1 {
+            v6.sin6_family = sa_family_t(AF_INET6)
+            v6.sin6_port = in_port_t(UInt16(port).bigEndian)
+            #if canImport(Darwin)
+            v6.sin6_len = UInt8(MemoryLayout<sockaddr_in6>.size)
+            #endif
+            return withUnsafePointer(to: &v6) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    SocketAddress(family: AF_INET6, sockaddr: $0, length: socklen_t(MemoryLayout<sockaddr_in6>.size))
+                }
+            }
+        }
+        return nil
+    }
+
     /// Resolves `host` with `getaddrinfo` (blocking: call it off the caller's queue).
     /// `passive` asks for addresses to bind to (a `nil`-like wildcard host is allowed).
-    /// With `numericOnly`, only an address literal resolves (AI_NUMERICHOST: no lookup, never
-    /// blocks); a name fails at once.
-    static func resolve(host: String, port: Int, passive: Bool, numericOnly: Bool = false) -> Result<[SocketAddress], TransportError> {
+    static func resolve(host: String, port: Int, passive: Bool) -> Result<[SocketAddress], TransportError> {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         #if canImport(Glibc)
@@ -70,7 +107,6 @@ struct SocketAddress: Sendable, CustomStringConvertible {
         #endif
         hints.ai_protocol = Int32(IPPROTO_TCP)
         hints.ai_flags = passive ? AI_PASSIVE : AI_ADDRCONFIG
-        if numericOnly { hints.ai_flags = AI_NUMERICHOST }
         var list: UnsafeMutablePointer<addrinfo>?
         // Brackets are URL syntax for IPv6 literals, not part of the address.
         let name = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host

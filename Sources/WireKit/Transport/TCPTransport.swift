@@ -9,11 +9,11 @@ import Dispatch
 /// one serial queue (no thread per connection).
 ///
 /// Client side: `init(host:port:connectTimeout:)` resolves the name on a background queue
-/// (the caller never blocks), then tries each IPv4/IPv6 address in turn with a non-blocking
-/// connect, all within `connectTimeout`. Server side: `TCPListener` hands out accepted ones.
-/// Reads go into a reused 64 KiB buffer (one per thread, see `ThreadIOBuffers`); writes use one
-/// gathered `sendmsg` for all queued buffers, keep what the kernel did not take, and never raise
-/// SIGPIPE.
+/// (the caller never blocks; an IP literal skips the resolver), then tries each IPv4/IPv6
+/// address in turn with a non-blocking connect, all within `connectTimeout`. Server side:
+/// `TCPListener` hands out accepted ones. Reads go into a reused 64 KiB buffer (one per thread,
+/// see `ThreadIOBuffers`); writes use one gathered `sendmsg` for all queued buffers, keep what
+/// the kernel did not take, and never raise SIGPIPE.
 ///
 /// `@unchecked Sendable`: all mutable state is confined to the queue passed to `start`
 /// (see `Transport`); the stored configuration is immutable.
@@ -62,11 +62,18 @@ public final class TCPTransport: Transport, @unchecked Sendable {
     private var pendingHead = 0
     private var pendingOffset = 0
 
+    /// Set (before `start`) by an owner that times the connect with a timer it keeps anyway, the
+    /// WebSocket driver's: the connect then arms no timer of its own, and the owner calls
+    /// `connectDeadlinePassed()` when `connectTimeout` is up.
+    var connectTimedByOwner = false
+
     /// Bytes queued by `write` and not yet handed to the kernel.
     public private(set) var bufferedAmount = 0
 
     /// The peer's address once connected (e.g. "127.0.0.1:8080", "[::1]:8080").
-    public private(set) var remoteAddressDescription: String?
+    public var remoteAddressDescription: String? { remoteAddress?.description }
+    /// Kept as an address, and formatted only when asked: `getnameinfo` is no part of connecting.
+    private var remoteAddress: SocketAddress?
 
     /// A client connection to `host`:`port` (a name, an IPv4 literal or an IPv6 literal with
     /// or without brackets), established within `connectTimeout` once started.
@@ -107,7 +114,7 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         self.lingerTimeout = lingerTimeout
         self.addressAttemptTimeout = 0
         self.fd = fd
-        self.remoteAddressDescription = peer?.description
+        self.remoteAddress = peer
     }
 
     deinit {
@@ -198,13 +205,12 @@ public final class TCPTransport: Transport, @unchecked Sendable {
 
     private func beginResolving(queue: DispatchQueue) {
         state = .resolving
-        let host = self.host, port = self.port, timeout = connectTimeout
-        armTimer(seconds: timeout) { [self] in
-            finish(error: .connectTimedOut(host: host, port: port, timeout: .seconds(timeout)))
+        let host = self.host, port = self.port
+        if !connectTimedByOwner {
+            armTimer(seconds: connectTimeout) { [self] in connectDeadlinePassed() }
         }
-        if addresses.isEmpty, case .success(let literal) = SocketAddress.resolve(host: host, port: port, passive: false, numericOnly: true) {
-            addresses = literal  // an address literal: nothing to look up
-        }
+        // An IP literal needs no resolver: connect at once, on this queue.
+        if addresses.isEmpty, let literal = SocketAddress.numeric(host: host, port: port) { addresses = [literal] }
         if !addresses.isEmpty {
             state = .connecting
             return connectNextAddress()
@@ -224,6 +230,13 @@ public final class TCPTransport: Transport, @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// `connectTimeout` is up: a connect still under way fails with `.connectTimedOut`. On the
+    /// queue only.
+    func connectDeadlinePassed() {
+        guard state == .resolving || state == .connecting else { return }
+        finish(error: .connectTimedOut(host: host, port: port, timeout: .seconds(connectTimeout)))
     }
 
     /// Starts a non-blocking connect to the next address, or fails with the most telling error.
@@ -249,13 +262,19 @@ public final class TCPTransport: Transport, @unchecked Sendable {
                 continue
             }
             fd = newFD
+            remoteAddress = address
+            // Over loopback the connect has usually ended by the time `connect` returns: then
+            // there is no write source to register, fire and cancel (each a wake-up of
+            // libdispatch's manager thread) and no duplicate descriptor to make for it.
+            if rc == 0 || POSIXSocket.hasConnectEnded(newFD) {
+                return connectCompleted()
+            }
             guard attachWriteDescriptor() else {
                 connectErrors.append(errno)
                 _ = systemClose(newFD)
                 fd = -1
                 continue
             }
-            remoteAddressDescription = address.description
             startWaitingForWritable(queue: queue)
             if nextAddressIndex < addresses.count { armAttemptTimer(queue: queue) }
             return
@@ -397,6 +416,8 @@ public final class TCPTransport: Transport, @unchecked Sendable {
 
     private func startWaitingForWritable(queue: DispatchQueue) {
         guard writeSource == nil else { return }
+        // A connect that ended at once made no duplicate yet.
+        if writeFD < 0, !attachWriteDescriptor() { return finish(error: .system(operation: "dup", errno: errno)) }
         let source = DispatchSource.makeWriteSource(fileDescriptor: writeFD, queue: queue)
         source.setEventHandler { [self] in
             if state == .connecting { connectCompleted() } else { flush() }

@@ -78,6 +78,59 @@ final class TCPTransportTests: XCTestCase {
         queue.sync { client.close() }
     }
 
+    func testIPLiteralsAreTakenAsTheyAreAndNamesGoToTheResolver() throws {
+        let v4 = try XCTUnwrap(SocketAddress.numeric(host: "127.0.0.1", port: 8080))
+        XCTAssertEqual(v4.family, AF_INET)
+        XCTAssertEqual(v4.description, "127.0.0.1:8080")
+        let v6 = try XCTUnwrap(SocketAddress.numeric(host: "[::1]", port: 443))
+        XCTAssertEqual(v6.family, AF_INET6)
+        XCTAssertEqual(v6.description, "[::1]:443")
+        XCTAssertEqual(SocketAddress.numeric(host: "2001:db8::7", port: 1)?.description, "[2001:db8::7]:1")
+        // Names, and literals inet_pton does not take (short forms, zone indexes), need getaddrinfo.
+        for host in ["localhost", "example.com", "", "256.1.1.1", "127.1", "1.2.3.4.5", "fe80::1%lo", "[::1"] {
+            XCTAssertNil(SocketAddress.numeric(host: host, port: 80), host)
+        }
+        XCTAssertNil(SocketAddress.numeric(host: "127.0.0.1", port: 65536))
+    }
+
+    func testConnectingToAnIPLiteralSkipsTheResolver() throws {
+        let server = try TCPEchoServer(host: "127.0.0.1")
+        defer { server.stop() }
+        let before = SharedQueues.blockingRunCount
+        let client = TCPTransport(host: "127.0.0.1", port: server.port)
+        let log = connect(client)
+        wait(for: [log.expectation("connected") { $0.eventsUnlocked.contains("connected") }], timeout: 10)
+        // Tests in one process run one at a time, so nothing else resolved a name meanwhile.
+        XCTAssertEqual(SharedQueues.blockingRunCount, before)
+        XCTAssertEqual(client.remoteAddressDescription, "127.0.0.1:\(server.port)")
+        queue.sync { client.close() }
+    }
+
+    func testALoopbackConnectThatEndsAtOnceNeedsNoWriteSourceAndStillWrites() throws {
+        let server = try TCPEchoServer(host: "127.0.0.1")
+        defer { server.stop() }
+        // Over loopback `connect` has nearly always finished when it returns; on a busy machine
+        // an attempt may still be under way, so one of 20 is enough.
+        var withoutDuplicate = 0
+        for round in 0..<20 {
+            let client = TCPTransport(host: "127.0.0.1", port: server.port)
+            let log = connect(client)
+            wait(for: [log.expectation("connected") { $0.eventsUnlocked.contains("connected") }], timeout: 10)
+            if queue.sync(execute: { Mirror(reflecting: client).descendant("writeFD") as? Int32 }) == -1 {
+                withoutDuplicate += 1
+                if withoutDuplicate == 1 {
+                    // The write source made later, on demand, still carries what the kernel did not take at once.
+                    let payload = [UInt8](repeating: UInt8(round), count: 4 << 20)
+                    queue.async { client.write(payload) }
+                    wait(for: [log.expectation("echo") { $0.receivedCountUnlocked >= payload.count }], timeout: 20)
+                    XCTAssertEqual(log.received, payload)
+                }
+            }
+            queue.sync { client.close() }
+        }
+        XCTAssertGreaterThan(withoutDuplicate, 0)
+    }
+
     func testClosedPortIsConnectionRefused() throws {
         let listener = try TCPListener(host: "127.0.0.1", port: 0)
         let port = listener.port

@@ -387,6 +387,38 @@ final class WebSocketClientServerTests: XCTestCase {
         await server.stop()
     }
 
+    func testAClientWhoseConnectHangsFailsWithConnectTimedOutAtItsConnectTimeout() async throws {
+        // A listener that never accepts, with a backlog of 0: once its queue is full the kernel
+        // drops further SYNs, so a connect can only end by the client's timer (the driver's one
+        // timer, which times the TCP connect as well as the handshake).
+        let (listener, port) = try loopbackListener(backlog: 0)
+        defer { close(listener) }
+        let options = configured(WebSocketOptions()) {
+            $0.connectTimeout = .milliseconds(1500)
+            $0.handshakeTimeout = .milliseconds(1500)
+        }
+        let started = DispatchTime.now().uptimeNanoseconds
+        let errors = await withTaskGroup(of: WebSocketError?.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    do throws(WebSocketError) {
+                        try await WebSocket(url: "ws://127.0.0.1:\(port)/", options: options).connect()
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
+            }
+            var errors: [WebSocketError?] = []
+            for await error in group { errors.append(error) }
+            return errors
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        let timedOut = WebSocketError.transport(.connectTimedOut(host: "127.0.0.1", port: port, timeout: .milliseconds(1500)))
+        XCTAssertTrue(errors.contains(timedOut), "\(errors)")
+        XCTAssertLessThan(seconds, 6, "the attempts took \(seconds) s to end")
+    }
+
     func testAPeerThatAcceptsAndClosesAtOnceFailsConnectPromptlyEveryTime() async throws {
         // Like a proxy in "refuse" mode: accept, then close before any HTTP response.
         let listener = try TCPListener(host: "127.0.0.1", port: 0)
