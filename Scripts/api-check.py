@@ -12,7 +12,8 @@ on a breaking change that CHANGELOG.md does not announce. A break is announced w
   - lists the break under `### Breaking`, with the tool's message (the text after
     "API breakage: ") quoted verbatim somewhere in that list.
 
-The tool reports ABI-level changes too (for example a new trailing defaulted parameter, which
+Breaks of declarations the release had as `package` (the tool compares those too) are shown as
+ignored: they are not API. The tool reports ABI-level changes too (for example a new trailing defaulted parameter, which
 leaves call sites compiling); such an item is still listed, with a note that sources keep
 compiling, so that every change the tool sees has been looked at by a person.
 
@@ -55,6 +56,49 @@ def parse_breaks(output):
             if message and message not in breaks:
                 breaks.append(message)
     return breaks
+
+
+def declared_name(message):
+    """(type, member) of a break message such as "func SharedQueues.runBlocking(label:_:) has
+    been renamed …" -> ("SharedQueues", "runBlocking"); member is None for a type itself."""
+    words = message.split()
+    # "func X.y(...)", "var X.y", "constructor X.init(...)", "struct X", "enumelement X.y"
+    qualified = words[1] if len(words) > 1 else ""
+    parts = re.match(r"([A-Za-z_]\w*)(?:\.([A-Za-z_]\w*))?", qualified)
+    if not parts:
+        return None, None
+    return parts.group(1), parts.group(2)
+
+
+PACKAGE_TYPE = r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*package\s+(?:final\s+)?(?:enum|struct|class|actor|protocol)\s+{name}\b"
+PACKAGE_MEMBER = (r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*package\s+(?:static\s+|mutating\s+|final\s+|nonisolated\s+|convenience\s+)*"
+                  r"(?:func|var|let|init|case|subscript)\s+{name}\b")
+
+
+def is_package_declaration(type_name, member, sources):
+    """Whether the release declared this as `package` (not API): the type itself, or the member
+    in a file that names the type. `sources` maps file paths to the release's text."""
+    if not type_name:
+        return False
+    type_pattern = re.compile(PACKAGE_TYPE.format(name=re.escape(type_name)), re.M)
+    if any(type_pattern.search(text) for text in sources.values()):
+        return True
+    if member and member != "init":
+        member_pattern = re.compile(PACKAGE_MEMBER.format(name=re.escape(member)), re.M)
+        return any(type_name in text and member_pattern.search(text) for text in sources.values())
+    return False
+
+
+def release_sources(commit):
+    """The Swift sources under Sources/ at `commit`, path -> text."""
+    listing = subprocess.run(["git", "ls-tree", "-r", "--name-only", commit, "--", "Sources"],
+                             capture_output=True, text=True, check=True).stdout.split()
+    sources = {}
+    for path in listing:
+        if path.endswith(".swift"):
+            sources[path] = subprocess.run(["git", "show", f"{commit}:{path}"], capture_output=True,
+                                           text=True, check=True).stdout
+    return sources
 
 
 def unreleased_section(changelog):
@@ -129,6 +173,12 @@ def main():
         print(output[-4000:], file=sys.stderr)
         print(f"api-check: the tool failed (exit {run.returncode}) without reporting a break", file=sys.stderr)
         return 1
+    # The tool also compares `package` declarations, which are not API (README, Versioning).
+    sources = release_sources(commit) if breaks else {}
+    internal = [m for m in breaks if is_package_declaration(*declared_name(m), sources)]
+    breaks = [m for m in breaks if m not in internal]
+    for message in internal:
+        print(f"  ignored (package, not API): {message}")
     for message in breaks:
         print(f"  reported: {message}")
     if arguments.print_breaks:

@@ -68,6 +68,19 @@ class ApiCheckTests(unittest.TestCase):
         self.assertTrue(api_check.may_break("1.2.0", "2.0.0"))
         self.assertFalse(api_check.may_break("1.2.0", "1.9.0"))
 
+    def test_breaks_of_package_declarations_are_recognised(self):
+        sources = {
+            "Sources/WireKit/SharedQueues.swift": "package enum SharedQueues {\n    package static func runBlocking() {}\n}\n",
+            "Sources/PubSubClient/PubSubError.swift": "public struct PubSubError {\n    public var code: Code\n}\n"
+            + "extension PubSubError {\n    package static func timeout(event: String) -> PubSubError { .init() }\n}\n",
+        }
+        check = lambda message: api_check.is_package_declaration(*api_check.declared_name(message), sources)
+        self.assertTrue(check("func SharedQueues.runBlocking(label:_:) has been renamed to func runBlocking(_:)"))
+        self.assertTrue(check("func PubSubError.timeout(event:) has been removed"))
+        self.assertFalse(check("var PubSubError.code has been removed"))
+        self.assertFalse(check("func ScClient.isConnected() has been removed"))
+        self.assertFalse(check("struct PubSubError has been removed"))
+
 
 if __name__ == "__main__":
     unittest.main()
