@@ -10,6 +10,10 @@
 //   - `struct msghdr` and `sendmsg` (sys/socket.h): Darwin's `msg_iovlen` is an `int` and
 //     `msg_controllen` a `socklen_t` (Glibc: `size_t` both), so they are declared here as the
 //     importer makes them, and shadow Glibc's.
+//   - `sin_len` and `sin6_len`: `__uint8_t sin_len;` / `__uint8_t sin6_len;`, the first fields of
+//     Darwin's `struct sockaddr_in` (netinet/in.h) and `struct sockaddr_in6` (netinet6/in6.h),
+//     which Glibc's structs lack; added here as `UInt8` properties so the type check sees them
+//     (stand-ins: they store nothing).
 // Qualified names (`Darwin.close`, `Darwin.send`, `Darwin.read`, `Darwin.connect`) resolve
 // through the re-export.
 @_exported import Glibc
@@ -39,3 +43,19 @@ public struct msghdr {
 
 /// `ssize_t sendmsg(int, const struct msghdr *, int)` (no nullability annotations).
 public func sendmsg(_ socket: Int32, _ message: UnsafePointer<msghdr>!, _ flags: Int32) -> Int { -1 }
+
+extension sockaddr_in {
+    /// `__uint8_t sin_len` of Darwin's `struct sockaddr_in` (netinet/in.h). Stand-in: stores nothing.
+    public var sin_len: UInt8 {
+        get { UInt8(MemoryLayout<sockaddr_in>.size) }
+        set {}
+    }
+}
+
+extension sockaddr_in6 {
+    /// `__uint8_t sin6_len` of Darwin's `struct sockaddr_in6` (netinet6/in6.h). Stand-in: stores nothing.
+    public var sin6_len: UInt8 {
+        get { UInt8(MemoryLayout<sockaddr_in6>.size) }
+        set {}
+    }
+}
