@@ -45,6 +45,9 @@ public final class TCPTransport: Transport, @unchecked Sendable {
     private var readingPaused = false
     /// Whether `readSource` is suspended (created suspended, or paused); resumed before release.
     private var readSourceSuspended = false
+    /// Whether a read turn is queued (`scheduleReadTurn`): the read source's wake-ups meanwhile
+    /// are left to it, so a connection never has more than one turn waiting on its queue.
+    private var readTurnScheduled = false
     /// Exists only while waiting for the socket to become writable (connecting, or the kernel
     /// buffer was full). Never kept suspended: on Linux, a suspended write source can keep
     /// libdispatch from reporting the read side of the same descriptor (a lost EOF).
@@ -337,7 +340,9 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         cancelTimer()
         state = .open
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-        source.setEventHandler { [self] in readAvailable() }
+        source.setEventHandler { [self] in
+            if !readTurnScheduled { readAvailable() }
+        }
         let closer = self.closer ?? DescriptorCloser(fd: fd)
         self.closer = closer
         track(source, with: closer)
@@ -371,9 +376,7 @@ public final class TCPTransport: Transport, @unchecked Sendable {
             }
             // Look once in a fresh block (never re-entrantly): what arrived while paused may not
             // be reported again.
-            queue?.async { [self] in
-                if self.readSource != nil, !readingPaused { readAvailable() }
-            }
+            scheduleReadTurn()
         }
     }
 
@@ -383,8 +386,10 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         // queue's other work and continue in a fresh block rather than relying on another event:
         // connections sharing a queue (a server's, the broker's) take turns of at most 256 KiB
         // each, so a peer that floods (pings, a huge message) delays the others by one short
-        // turn, not by everything it sent. 16 buffers per turn let such a flood hold up other
-        // connections' calls for 110-190 ms on 2 cores; 4 bring that under 100 ms.
+        // turn, not by everything it sent. One turn at most waits on the queue per connection:
+        // were every wake-up of the read source to start a chain of turns of its own, a flood
+        // would soon have hundreds of turns queued ahead of everyone else's (other connections'
+        // calls then waited 140 ms and more on 2 cores; with one turn, a few milliseconds).
         for _ in 0..<4 {
             guard state == .open || state == .closing, fd >= 0, !readingPaused else { return }
             let readBuffer = ThreadIOBuffers.readBuffer
@@ -407,7 +412,15 @@ public final class TCPTransport: Transport, @unchecked Sendable {
                 return
             }
         }
-        queue?.async { [self] in
+        scheduleReadTurn()
+    }
+
+    /// Queues one read turn behind the queue's other work, unless one is queued already.
+    private func scheduleReadTurn() {
+        guard !readTurnScheduled, let queue else { return }
+        readTurnScheduled = true
+        queue.async { [self] in
+            readTurnScheduled = false
             if readSource != nil, !readingPaused { readAvailable() }
         }
     }

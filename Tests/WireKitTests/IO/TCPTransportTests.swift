@@ -305,6 +305,58 @@ final class TCPTransportTests: XCTestCase {
         XCTAssertEqual(log.events.filter { $0 == "closed" }.count, 1)
         XCTAssertEqual(log.closeError, .some(nil))
     }
+
+    /// A peer that sends faster than its connection is processed must not crowd the queue the
+    /// connection shares with others: work queued behind it waits for at most the read turn
+    /// that is running and the one queued, whatever the read source reported meanwhile.
+    func testAFloodedConnectionKeepsAtMostOneReadTurnWaitingOnItsQueue() throws {
+        let (listenFD, port) = try loopbackListener()
+        defer { Glibc.close(listenFD) }
+        let shared = DispatchQueue(label: "TCPTransportTests.shared")
+        let reads = LockedBox(0)
+        let client = TCPTransport(host: "127.0.0.1", port: port)
+        client.start(queue: shared) { event in
+            guard case .received = event else { return }
+            reads.mutate { $0 += 1 }
+            // Processing slower than the peer sends, as parsing a flood of pings is.
+            let until = DispatchTime.now().uptimeNanoseconds + 150_000
+            while DispatchTime.now().uptimeNanoseconds < until {}
+        }
+        let peer = accept(listenFD, nil, nil)
+        XCTAssertGreaterThanOrEqual(peer, 0)
+        let flooding = LockedBox(true)
+        let flooder = Thread {
+            let chunk = [UInt8](repeating: 0x55, count: 64 * 1024)
+            while flooding.value {
+                let sent = chunk.withUnsafeBytes { send(peer, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if sent <= 0 { break }
+            }
+        }
+        flooder.start()
+        defer {
+            flooding.value = false
+            shutdown(peer, Int32(SHUT_RDWR))
+            shared.sync { client.close() }
+            Glibc.close(peer)
+        }
+        Thread.sleep(forTimeInterval: 0.3)
+        var worst = 0
+        for _ in 0..<20 {
+            let before = reads.value
+            let readsAhead = LockedBox(0)
+            let done = DispatchSemaphore(value: 0)
+            shared.async {
+                readsAhead.value = reads.value - before
+                done.signal()
+            }
+            XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+            worst = max(worst, readsAhead.value)
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        XCTAssertGreaterThan(reads.value, 40, "the flood was read")
+        // A turn is at most 4 reads: the one running plus the one queued, and slack for one more.
+        XCTAssertLessThanOrEqual(worst, 12, "reads of the flooded connection that ran before a block queued behind them")
+    }
 }
 
 /// Holds the server side of a test connection; thread-safe.
