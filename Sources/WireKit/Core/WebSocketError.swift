@@ -91,31 +91,64 @@ public struct WebSocketError: Error, Sendable, Hashable, CustomStringConvertible
     public var message: String
     /// The HTTP status of a refused or redirected upgrade (``Code/handshakeRejected``,
     /// ``Code/redirected``), or the status answered to an invalid one (``Code/invalidUpgradeRequest``).
-    public var httpStatus: Int?
+    public var httpStatus: Int? {
+        get { details?.value.httpStatus }
+        set { updateDetails { $0.httpStatus = newValue } }
+    }
     /// The response headers of a refused or redirected upgrade, as received.
-    public var headers: HTTPHeaders?
+    public var headers: HTTPHeaders? {
+        get { details?.value.headers }
+        set { updateDetails { $0.headers = newValue } }
+    }
     /// The response body of a refused upgrade, as received (at most the bytes that arrived with
     /// the head).
-    public var body: [UInt8]?
+    public var body: [UInt8]? {
+        get { details?.value.body }
+        set { updateDetails { $0.body = newValue } }
+    }
     /// The `Location` of a redirect, as received (nil if the server sent none).
-    public var location: String?
+    public var location: String? {
+        get { details?.value.location }
+        set { updateDetails { $0.location = newValue } }
+    }
     /// For ``Code/transport``: the transport's failure.
-    public var transportError: TransportError?
+    public var transportError: TransportError? {
+        get { details?.value.transportError }
+        set { updateDetails { $0.transportError = newValue } }
+    }
     /// For ``Code/tls``: the TLS failure.
-    public var tlsError: TLSError?
+    public var tlsError: TLSError? {
+        get { details?.value.tlsError }
+        set { updateDetails { $0.tlsError = newValue } }
+    }
     /// For ``Code/timedOut``: which timer ran out, and its limit.
-    public var timeout: WebSocketTimeout?
+    public var timeout: WebSocketTimeout? {
+        get { details?.value.timeout }
+        set { updateDetails { $0.timeout = newValue } }
+    }
     /// For ``Code/protocolViolation``: how the peer broke RFC 6455 or RFC 7692.
-    public var violation: WebSocketProtocolViolation?
+    public var violation: WebSocketProtocolViolation? {
+        get { details?.value.violation }
+        set { updateDetails { $0.violation = newValue } }
+    }
     /// For ``Code/messageTooBig`` and ``Code/partialMessageBudgetExceeded``: the size that was
     /// refused, in bytes.
-    public var size: UInt64?
+    public var size: UInt64? {
+        get { details?.value.size }
+        set { updateDetails { $0.size = newValue } }
+    }
     /// The limit that was exceeded, in bytes: the message limit (``Code/messageTooBig``), the
     /// budget for unfinished messages (``Code/partialMessageBudgetExceeded``) or `writeLimit`
     /// (``Code/sendBufferFull``).
-    public var limit: Int?
+    public var limit: Int? {
+        get { details?.value.limit }
+        set { updateDetails { $0.limit = newValue } }
+    }
     /// For ``Code/sendBufferFull``: the bytes already waiting to be sent.
-    public var bufferedBytes: Int?
+    public var bufferedBytes: Int? {
+        get { details?.value.bufferedBytes }
+        set { updateDetails { $0.bufferedBytes = newValue } }
+    }
 
     /// An error of `code`; mocks and custom transports build them with this.
     public init(
@@ -126,17 +159,35 @@ public struct WebSocketError: Error, Sendable, Hashable, CustomStringConvertible
     ) {
         self.code = code
         self.message = message
-        self.httpStatus = httpStatus
-        self.headers = headers
-        self.body = body
-        self.location = location
-        self.transportError = transportError
-        self.tlsError = tlsError
-        self.timeout = timeout
-        self.violation = violation
-        self.size = size
-        self.limit = limit
-        self.bufferedBytes = bufferedBytes
+        let details = Details(
+            httpStatus: httpStatus, headers: headers, body: body, location: location, transportError: transportError,
+            tlsError: tlsError, timeout: timeout, violation: violation, size: size, limit: limit, bufferedBytes: bufferedBytes)
+        self.details = details == Details() ? nil : IndirectValue(details)
+    }
+
+    /// The optional fields, kept behind one reference (`nil` when none is set): an error is
+    /// stored in every close record and returned by every throwing call, and most errors have
+    /// no details or one.
+    private struct Details: Sendable, Hashable {
+        var httpStatus: Int?
+        var headers: HTTPHeaders?
+        var body: [UInt8]?
+        var location: String?
+        var transportError: TransportError?
+        var tlsError: TLSError?
+        var timeout: WebSocketTimeout?
+        var violation: WebSocketProtocolViolation?
+        var size: UInt64?
+        var limit: Int?
+        var bufferedBytes: Int?
+    }
+
+    private var details: IndirectValue<Details>?
+
+    private mutating func updateDetails(_ body: (inout Details) -> Void) {
+        var value = details?.value ?? Details()
+        body(&value)
+        details = value == Details() ? nil : IndirectValue(value)
     }
 
     /// The close code this error sends to the peer when it fails the connection.

@@ -53,19 +53,40 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
     /// ``description``, which escapes it).
     public var message: String
     /// The host the transport tried to reach or listen on, where there is one.
-    public var host: String?
+    public var host: String? {
+        get { details?.value.host }
+        set { updateDetails { $0.host = newValue } }
+    }
     /// The port the transport tried to reach or listen on, where there is one.
-    public var port: Int?
+    public var port: Int? {
+        get { details?.value.port }
+        set { updateDetails { $0.port = newValue } }
+    }
     /// For ``Code/connectTimedOut``: the connect timeout that ran out.
-    public var timeout: Duration?
+    public var timeout: Duration? {
+        get { details?.value.timeout }
+        set { updateDetails { $0.timeout = newValue } }
+    }
     /// For ``Code/system``: the system call that failed (e.g. `"socket"`).
-    public var operation: String?
+    public var operation: String? {
+        get { details?.value.operation }
+        set { updateDetails { $0.operation = newValue } }
+    }
     /// For ``Code/system`` (and where the system reported one): the `errno` value.
-    public var errnoCode: Int32?
+    public var errnoCode: Int32? {
+        get { details?.value.errnoCode }
+        set { updateDetails { $0.errnoCode = newValue } }
+    }
     /// For ``Code/tls``: the TLS failure.
-    public var tlsError: TLSError?
+    public var tlsError: TLSError? {
+        get { details?.value.tlsError }
+        set { updateDetails { $0.tlsError = newValue } }
+    }
     /// For ``Code/proxy``: the proxy failure.
-    public var proxyError: HTTPProxyError?
+    public var proxyError: HTTPProxyError? {
+        get { details?.value.proxyError }
+        set { updateDetails { $0.proxyError = newValue } }
+    }
 
     /// A transport error of `code`; custom transports and test doubles build them with this.
     public init(
@@ -74,13 +95,30 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
     ) {
         self.code = code
         self.message = message
-        self.host = host
-        self.port = port
-        self.timeout = timeout
-        self.operation = operation
-        self.errnoCode = errnoCode
-        self.tlsError = tlsError
-        self.proxyError = proxyError
+        let details = Details(
+            host: host, port: port, timeout: timeout, operation: operation, errnoCode: errnoCode, tlsError: tlsError,
+            proxyError: proxyError)
+        self.details = details == Details() ? nil : IndirectValue(details)
+    }
+
+    /// The optional fields, kept behind one reference (`nil` when none is set), so the error is
+    /// small wherever it is stored or thrown.
+    private struct Details: Sendable, Hashable {
+        var host: String?
+        var port: Int?
+        var timeout: Duration?
+        var operation: String?
+        var errnoCode: Int32?
+        var tlsError: TLSError?
+        var proxyError: HTTPProxyError?
+    }
+
+    private var details: IndirectValue<Details>?
+
+    private mutating func updateDetails(_ body: (inout Details) -> Void) {
+        var value = details?.value ?? Details()
+        body(&value)
+        details = value == Details() ? nil : IndirectValue(value)
     }
 
     /// What failed, in words; the resolver's and caller's text is escaped with
