@@ -70,14 +70,21 @@ compile() { # MODULE DIRECTORY [executable | tests]
     mapfile -t files < <(find "$dir" -name '*.swift' | sort)
     if [ "${3:-}" = executable ] || [ "${3:-}" = tests ]; then
         swiftc -typecheck -swift-version 6 -warnings-as-errors -package-name pubsub_swift -module-name "$1" \
-            -I "$STANDINS" -I "$MODULES" "${files[@]}"
+            -I "$STANDINS" -I "$MODULES" -I Sources/CUTF8Blocks/include "${files[@]}"
     else
         swiftc -emit-module -parse-as-library -enable-testing -swift-version 6 -warnings-as-errors -package-name pubsub_swift \
-            -module-name "$1" -I "$STANDINS" -I "$MODULES" -emit-module-path "$MODULES/$1.swiftmodule" "${files[@]}"
+            -module-name "$1" -I "$STANDINS" -I "$MODULES" -I Sources/CUTF8Blocks/include -emit-module-path "$MODULES/$1.swiftmodule" "${files[@]}"
     fi
     echo "apple-compile-check: $1 ($(grep -lE 'canImport\((Darwin|Network|Security|os)\)' "${files[@]}" | wc -l) file(s) with Apple branches)"
 }
 
+# CUTF8Blocks is C (the AVX2 block check on x86-64, a stand-by elsewhere): its module map is
+# found with -I, and its source is checked for both Apple architectures here.
+for target in arm64-apple-macos13 x86_64-apple-macos13; do
+    clang -fsyntax-only -ffreestanding -Wall -Wextra -Werror -target "$target" -I Sources/CUTF8Blocks/include \
+        Sources/CUTF8Blocks/UTF8Blocks.c
+done
+echo "apple-compile-check: CUTF8Blocks (C) for arm64 and x86_64 macOS"
 compile Digests Sources/Digests
 compile MonotonicTime Sources/MonotonicTime
 compile PeerText Sources/PeerText

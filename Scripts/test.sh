@@ -30,7 +30,7 @@ TSAN_FILTER=${TSAN_FILTER:-'WireKitTests|EndToEnd|Faces|BrokerNetworkTests|Broke
 # Single-threaded property tests of the sans-I/O core (a third of the TSan time, nothing to race),
 # and one timing test (50 ms pings, 300 ms timeout) that TSan's slowdown on a loaded machine can
 # miss; both run in the plain `swift test` above.
-TSAN_SKIP=${TSAN_SKIP:-'WebSocketFrameChunkingPropertyTests|WebSocketStateMachineFuzzTests|UTF8ValidatorTests|testPingsAreAnsweredInBothProtocolVersions'}
+TSAN_SKIP=${TSAN_SKIP:-'WebSocketFrameChunkingPropertyTests|WebSocketStateMachineFuzzTests|UTF8ValidatorTests|UTF8ValidatorBlockTests|testPingsAreAnsweredInBothProtocolVersions'}
 step() { printf '\n==> %s (+%ss)\n' "$*" "$(( $(date +%s) - T0 ))"; }
 
 step "Python peers (websockets) in $PUBSUB_TEST_ENV/venv"

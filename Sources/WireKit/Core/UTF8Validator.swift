@@ -1,11 +1,14 @@
+import CUTF8Blocks
+
 /// An incremental UTF-8 validator (Unicode Table 3-7 well-formed byte sequences): rejects
 /// overlong forms, surrogates (U+D800–U+DFFF) and code points above U+10FFFF at the first byte
 /// that cannot continue a valid sequence, so text can fail fast across frames and reads.
 ///
-/// Long inputs are checked 16 bytes at a time with vector compares (see `blockIsValid`); the
-/// byte-by-byte checker handles the first and last few bytes of each call, sequences carried over
-/// from the previous call, and any block the vector check rejects, so it alone decides where the
-/// first invalid byte is.
+/// Long inputs are checked 32 bytes at a time with AVX2 where the CPU has it (`CUTF8Blocks`),
+/// then 16 bytes at a time with vector compares (see `validBlocks`); the byte-by-byte checker
+/// handles the first and last few bytes of each call, sequences carried over from the previous
+/// call, and any block the vector checks reject, so it alone decides where the first invalid
+/// byte is.
 package struct UTF8Validator: Sendable, Hashable {
     /// Continuation bytes still expected for the current code point (0–3).
     private var remaining: UInt8 = 0
@@ -54,6 +57,12 @@ package struct UTF8Validator: Sendable, Hashable {
         }
         if remaining == 0 && i &+ 16 <= count {
             let start = i
+            // 32 bytes at a time with AVX2 where the CPU has it; from three bytes before where
+            // it stops (a block it rejects, or the last bytes) the Swift check below goes on,
+            // and it finds the first bad byte.
+            if i &+ 32 <= count {
+                i = cutf8_valid_blocks(base.assumingMemoryBound(to: UInt8.self), i, count)
+            }
             i = Self.validBlocks(base, from: i, count: count)
             i = Self.startOfSequence(endingAfter: i, in: base, notBefore: start)
         }
@@ -112,8 +121,10 @@ package struct UTF8Validator: Sendable, Hashable {
 
     /// The end of the 16-byte blocks from `start` that pass the block check: the offset of a
     /// 32- or 16-byte stretch with a rejected block, or of the last bytes that do not fill a
-    /// block. `start` is on a code point boundary and at least 3. The loop has no branch that
-    /// depends on the text except the ASCII skip, so mixed text costs no mispredictions.
+    /// block. `start` is at least 3, and the bytes before it have passed a check of their own
+    /// (a lane's rules look only at the bytes before it, so `start` may be inside a sequence).
+    /// The loop has no branch that depends on the text except the ASCII skip, so mixed text
+    /// costs no mispredictions.
     @inline(__always)
     private static func validBlocks(_ base: UnsafeRawPointer, from start: Int, count: Int) -> Int {
         var i = start

@@ -1,7 +1,8 @@
+import CUTF8Blocks
 import XCTest
 @testable import WireKit
 
-/// The validator checks long inputs 16 bytes at a time; these tests put every kind of invalid and
+/// The validator checks long inputs in blocks (32 bytes with AVX2, 16 otherwise); these tests put every kind of invalid and
 /// boundary sequence at every offset of inputs long enough for that path, split the input at the
 /// bytes around it, and compare with a byte-by-byte reference of Unicode Table 3-7.
 final class UTF8ValidatorBlockTests: XCTestCase {
@@ -106,6 +107,35 @@ final class UTF8ValidatorBlockTests: XCTestCase {
             assertAgreesWithReference(bytes, cuts: [], "round \(round)")
             assertAgreesWithReference(bytes, cuts: [cut], "round \(round)")
         }
+    }
+
+    /// Every pair of bytes, followed by none, one or two continuation bytes, across the boundary
+    /// of two 32-byte blocks and across the end of the blocks the AVX2 check takes (where the
+    /// CPU has it; the 16-byte Swift check and the byte-by-byte one take over there), agrees
+    /// with the standard library's validation.
+    func testEveryBytePairAcrossBlockBoundariesAgreesWithTheStandardLibrary() {
+        let filler = UInt8(ascii: "a")
+        var disagreements: [String] = []
+        // The blocks start at offset 3: with 34 bytes before it, the pair straddles the first
+        // two blocks' boundary (and, in 58–60 bytes, the end of the blocks); with 66, the end.
+        for (before, after) in [(34, 20), (66, 20), (34, 80)] {
+            var bytes = [UInt8](repeating: filler, count: before + 4 + after)
+            for first in 0...255 {
+                for second in 0...255 {
+                    for continuations in 0...2 {
+                        bytes[before] = UInt8(first)
+                        bytes[before + 1] = UInt8(second)
+                        bytes[before + 2] = continuations > 0 ? 0x80 : filler
+                        bytes[before + 3] = continuations > 1 ? 0x80 : filler
+                        let accepted = UTF8Validator.isValid(bytes)
+                        if accepted != (String(validating: bytes, as: UTF8.self) != nil) {
+                            disagreements.append("\(before): \(bytes[before..<(before + 2 + continuations)].map { String($0, radix: 16) })")
+                        }
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(disagreements.prefix(20), [], "AVX2 block check in use: \(cutf8_blocks_available() == 1)")
     }
 
     func testLongValidTextIsAcceptedInOnePieceAndInOddPieces() {
