@@ -14,18 +14,19 @@ import Foundation
 /// and the mirrors marked "lock" are guarded by `lock`; the rest is immutable.
 final class WebSocketConnection: @unchecked Sendable {
     let role: WebSocketRole
-    let messages: AsyncStream<WebSocketMessage>
     let queue: DispatchQueue
     private let highWaterMark: Int
     private let receiveHighWaterMark: Int
     private let writeLimit: Int
     private let receiveLowWaterMark: Int
     private let pingTimeout: Duration
-    private let makeDriver: (@Sendable () throws(WebSocketError) -> WebSocketConnectionDriver)?
     let log: ConnectionLog
 
     // queue
     private var driver: WebSocketConnectionDriver?
+    /// Client role: makes the driver on `start`, then is let go, with the handshake,
+    /// options and log it captured (about 600 bytes a connection).
+    private var makeDriver: (@Sendable () throws(WebSocketError) -> WebSocketConnectionDriver)?
     private var started = false
     private var connectWaiters: [CheckedContinuation<Result<Void, WebSocketError>, Never>] = []
     private var sendWaiters: [CheckedContinuation<Void, Never>] = []
@@ -46,9 +47,6 @@ final class WebSocketConnection: @unchecked Sendable {
     private var callbackSnapshot: Callbacks?
     /// Set when `enqueue` raised the mirror from another thread, so the next update writes it.
     private var mirrorStale = false
-    private let messageSink: AsyncStream<WebSocketMessage>.Continuation
-    /// Counts what the consumer of `messages` takes off `unreadMessageBytes`.
-    private let reader: MessageReader
     /// Server role: runs once the upgrade succeeded, before any message is delivered.
     var onServerOpen: (() -> Void)?
     /// Server role: runs once the connection is over.
@@ -61,6 +59,11 @@ final class WebSocketConnection: @unchecked Sendable {
     private var mirroredHandshakeInfo: WebSocketHandshakeInfo?
     private var mirroredCloseInfo: WebSocketCloseInfo?
     private var mirroredSendState = SendState.notOpen
+    /// `messages`, made when first read or yielded to: a connection used through callbacks only
+    /// never pays for the two streams and their reader.
+    private var messageStream: MessageStream?
+    /// Set when the connection is over: a stream made after that is finished at once.
+    private var messageStreamFinished = false
     /// Bytes (payload + 64 each) yielded to `messages` and not yet taken by its consumer.
     private var unreadMessageBytes = 0
     /// Whether the consumer must call `streamDrained` when `unreadMessageBytes` reaches the low
@@ -95,11 +98,6 @@ final class WebSocketConnection: @unchecked Sendable {
         self.writeLimit = options.writeLimit
         self.receiveLowWaterMark = options.receiveLowWaterMark
         self.pingTimeout = options.pingTimeout
-        let sink: AsyncStream<WebSocketMessage>.Continuation
-        let reader: MessageReader
-        (messages, sink, reader) = Self.makeMessages()
-        messageSink = sink
-        self.reader = reader
         let configuration = options.configuration
         let factory = options.transportFactory
         let connectTimeout = options.connectTimeout
@@ -114,7 +112,6 @@ final class WebSocketConnection: @unchecked Sendable {
                 transport: transport, queue: queue, writeLimit: writeLimit, log: log, connectTimeout: connectTimeout)
         }
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
-        reader.setOwner(self)
     }
 
     /// Server role: a connection accepted on `transport`, run on `queue`.
@@ -130,38 +127,50 @@ final class WebSocketConnection: @unchecked Sendable {
         self.writeLimit = writeLimit
         self.receiveLowWaterMark = receiveWaterMarks.low
         self.pingTimeout = pingTimeout
-        let sink: AsyncStream<WebSocketMessage>.Continuation
-        let reader: MessageReader
-        (messages, sink, reader) = Self.makeMessages()
-        messageSink = sink
-        self.reader = reader
         makeDriver = nil
         let machine = WebSocketStateMachine(server: configuration, acceptRequest: acceptRequest)
         self.log = log
         self.driver = WebSocketConnectionDriver(machine: machine, transport: transport, queue: queue, writeLimit: writeLimit, log: log)
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
-        reader.setOwner(self)
     }
 
     deinit {
-        messageSink.finish()
+        messageStream?.sink.finish()
+    }
+
+    /// The messages received while no matching callback is set (any thread).
+    var messages: AsyncStream<WebSocketMessage> {
+        lock.withLock { currentMessageStream().messages }
     }
 
     /// The public `messages` stream over an unbounded one: each message the consumer takes is
-    /// counted off `unreadMessageBytes` (through `owner`, set once the connection exists).
-    private static func makeMessages()
-        -> (AsyncStream<WebSocketMessage>, AsyncStream<WebSocketMessage>.Continuation, MessageReader)
-    {
+    /// counted off `unreadMessageBytes` (through the reader's `owner`).
+    private struct MessageStream {
+        let messages: AsyncStream<WebSocketMessage>
+        let sink: AsyncStream<WebSocketMessage>.Continuation
+        let reader: MessageReader
+    }
+
+    /// `messageStream`, made now if there is none yet (lock held).
+    private func currentMessageStream() -> MessageStream {
+        if let messageStream { return messageStream }
         let (inner, sink) = AsyncStream.makeStream(of: WebSocketMessage.self)
         let reader = MessageReader(inner)
         let outer = AsyncStream<WebSocketMessage>(unfolding: { await reader.next() })
-        return (outer, sink, reader)
+        let made = MessageStream(messages: outer, sink: sink, reader: reader)
+        if messageStreamFinished {
+            sink.finish()
+        } else {
+            reader.setOwner(self)
+        }
+        messageStream = made
+        return made
     }
 
     /// The one consumer's iterator of the inner stream, and the connection to report takes to.
     ///
-    /// The connection is held strongly, like the driver's callbacks hold it, from `init` until
-    /// `deliverClosed` lets go: a weak reference would give the connection a side table, and
+    /// The connection is held strongly, like the driver's callbacks hold it, from when the stream
+    /// is made until `deliverClosed` lets go: a weak reference would give the connection a side table, and
     /// every retain and release of it on the per-message path would take the slow path (8 % of
     /// `wirebench pipeline` throughput).
     final class MessageReader: @unchecked Sendable {
@@ -210,13 +219,14 @@ final class WebSocketConnection: @unchecked Sendable {
 
     /// A message for `messages`: yielded, counted, and reading paused above the high-water mark.
     private func yieldMessage(_ message: WebSocketMessage) {
-        let overHighWater = lock.withLock { () -> Bool in
+        let (sink, overHighWater) = lock.withLock { () -> (AsyncStream<WebSocketMessage>.Continuation, Bool) in
+            let sink = currentMessageStream().sink
             unreadMessageBytes += Self.unreadCost(message)
-            guard unreadMessageBytes > receiveHighWaterMark, !readingPausedByStream else { return false }
+            guard unreadMessageBytes > receiveHighWaterMark, !readingPausedByStream else { return (sink, false) }
             wantsDrainNotice = true
-            return true
+            return (sink, true)
         }
-        messageSink.yield(message)
+        sink.yield(message)
         if overHighWater {
             readingPausedByStream = true
             applyReadingPause()
@@ -448,6 +458,7 @@ final class WebSocketConnection: @unchecked Sendable {
         guard !started, finalInfo == nil else { return }
         started = true
         if driver == nil, let makeDriver {
+            self.makeDriver = nil
             do {
                 driver = try makeDriver()
             } catch {
@@ -514,13 +525,14 @@ final class WebSocketConnection: @unchecked Sendable {
     private func deliverClosed(_ info: WebSocketCloseInfo) {
         guard finalInfo == nil else { return }
         finalInfo = info
-        let callbacks = lock.withLock { () -> Callbacks in
+        let (callbacks, stream) = lock.withLock { () -> (Callbacks, MessageStream?) in
             mirroredCloseInfo = info
             mirroredSendState = .closed
             let current = self.callbacks
             // Callbacks often capture the socket; dropping them breaks that cycle.
             self.callbacks = Callbacks()
-            return current
+            messageStreamFinished = true
+            return (current, messageStream)
         }
         callbackSnapshot = nil
         let failure = info.error ?? .closed
@@ -532,8 +544,8 @@ final class WebSocketConnection: @unchecked Sendable {
         sendWaiters.removeAll()
         for waiter in closeWaiters { waiter.resume(returning: info) }
         closeWaiters.removeAll()
-        messageSink.finish()
-        reader.setOwner(nil)  // breaks the reader's cycle, as below for the driver's
+        stream?.sink.finish()
+        stream?.reader.setOwner(nil)  // breaks the reader's cycle, as below for the driver's
         if let error = info.error { callbacks.onError?(error) }
         callbacks.onClose?(info)
         onTerminated?()

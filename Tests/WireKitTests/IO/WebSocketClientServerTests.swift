@@ -38,6 +38,33 @@ final class WebSocketClientServerTests: XCTestCase {
         await server.stop()
     }
 
+    /// `messages` is made when first read or yielded to: what arrived before it was read waits
+    /// in it, and one first read after the close is finished at once.
+    func testMessagesFirstReadAfterTheCloseHoldWhatArrivedThenFinish() async throws {
+        let server = try makeEchoServer()
+        let client = try WebSocket(url: "ws://127.0.0.1:\(server.port)/")
+        try await client.connect()
+        try await client.send(text: "kept")
+        try await client.send(text: "and this")
+        // The echoes arrive before the server's answer to the close frame.
+        _ = await client.close(code: .normalClosure, reason: "")
+        var iterator = client.messages.makeAsyncIterator()
+        let first = await iterator.next()
+        let second = await iterator.next()
+        let end = await iterator.next()
+        XCTAssertEqual(first, .text("kept"))
+        XCTAssertEqual(second, .text("and this"))
+        XCTAssertNil(end)
+
+        let quiet = try WebSocket(url: "ws://127.0.0.1:\(server.port)/")
+        try await quiet.connect()
+        _ = await quiet.close(code: .normalClosure, reason: "")
+        var quietIterator = quiet.messages.makeAsyncIterator()
+        let nothing = await quietIterator.next()
+        XCTAssertNil(nothing, "a stream made after the close is finished")
+        await server.stop()
+    }
+
     func testServerSeesRequestPathHeadersAndNegotiatedSubprotocol() async throws {
         let seen = LockedBox<WebSocketHandshakeInfo?>(nil)
         let server = try WebSocketServer.start(options: configured(WebSocketServerOptions()) { $0.subprotocols = ["chat.v2", "chat.v1"] }) { connection in
