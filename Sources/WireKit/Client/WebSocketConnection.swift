@@ -24,9 +24,8 @@ final class WebSocketConnection: @unchecked Sendable {
 
     // queue
     private var driver: WebSocketConnectionDriver?
-    /// Client role: makes the driver on `start`, then is let go, with the handshake,
-    /// options and log it captured (about 600 bytes a connection).
-    private var makeDriver: (@Sendable () throws(WebSocketError) -> WebSocketConnectionDriver)?
+    /// Client role: why the transport could not be made (reported when started).
+    private var startFailure: WebSocketError?
     private var started = false
     private var connectWaiters: [CheckedContinuation<Result<Void, WebSocketError>, Never>] = []
     private var sendWaiters: [CheckedContinuation<Void, Never>] = []
@@ -105,11 +104,15 @@ final class WebSocketConnection: @unchecked Sendable {
         let proxy = try options.proxy(for: url)
         let log = ConnectionLog(sink: options.logSink, client: url, proxy: proxy)
         self.log = log
-        makeDriver = { () throws(WebSocketError) in
+        // The driver and its unstarted transport are made now rather than on `start`: a closure
+        // keeping what they need until then would cost about 600 bytes a connection.
+        do {
             let transport = try factory.makeTransport(url, connectTimeout: connectTimeout, proxy: proxy)
-            return WebSocketConnectionDriver(
+            driver = WebSocketConnectionDriver(
                 machine: WebSocketStateMachine(client: handshake, configuration: configuration),
                 transport: transport, queue: queue, writeLimit: writeLimit, log: log, connectTimeout: connectTimeout)
+        } catch {
+            startFailure = error
         }
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
@@ -127,7 +130,6 @@ final class WebSocketConnection: @unchecked Sendable {
         self.writeLimit = writeLimit
         self.receiveLowWaterMark = receiveWaterMarks.low
         self.pingTimeout = pingTimeout
-        makeDriver = nil
         let machine = WebSocketStateMachine(server: configuration, acceptRequest: acceptRequest)
         self.log = log
         self.driver = WebSocketConnectionDriver(machine: machine, transport: transport, queue: queue, writeLimit: writeLimit, log: log)
@@ -444,7 +446,7 @@ final class WebSocketConnection: @unchecked Sendable {
     // MARK: On the queue
 
     private func perform<R>(_ body: (inout WebSocketStateMachine, WebSocketInstant) throws(WebSocketError) -> R) -> Result<R, WebSocketError> {
-        guard let driver else { return .failure(finalInfo == nil ? .notOpen : .closed) }
+        guard started, let driver else { return .failure(finalInfo == nil ? .notOpen : .closed) }
         let result: Result<R, WebSocketError>
         do {
             result = .success(try driver.perform(body))
@@ -457,15 +459,11 @@ final class WebSocketConnection: @unchecked Sendable {
     private func startIfNeeded() {
         guard !started, finalInfo == nil else { return }
         started = true
-        if driver == nil, let makeDriver {
-            self.makeDriver = nil
-            do {
-                driver = try makeDriver()
-            } catch {
-                let info = WebSocketCloseInfo(code: .abnormalClosure, reason: "", wasClean: false, error: error)
-                log.closed(info)
-                return deliverClosed(info)
-            }
+        if let startFailure {
+            self.startFailure = nil
+            let info = WebSocketCloseInfo(code: .abnormalClosure, reason: "", wasClean: false, error: startFailure)
+            log.closed(info)
+            return deliverClosed(info)
         }
         guard let driver else { return }
         // Strong references: the connection lives while its transport does. `deliverClosed`

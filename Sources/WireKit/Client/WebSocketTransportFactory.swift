@@ -1,4 +1,8 @@
 /// Makes the byte stream a client `WebSocket` runs over: the seam where TLS plugs in.
+///
+/// A `WebSocket` calls its factory once, when it is created (on the creating thread); the
+/// transport starts when the socket connects, and an error thrown here is what `connect()`
+/// (or the callback face's `onClose`) reports.
 public struct WebSocketTransportFactory: Sendable {
     /// Returns an unstarted transport to `url`'s host and port that connects within
     /// `connectTimeout`, or throws a `WebSocketError` saying why it cannot.

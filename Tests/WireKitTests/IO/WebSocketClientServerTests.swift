@@ -41,13 +41,18 @@ final class WebSocketClientServerTests: XCTestCase {
     /// `messages` is made when first read or yielded to: what arrived before it was read waits
     /// in it, and one first read after the close is finished at once.
     func testMessagesFirstReadAfterTheCloseHoldWhatArrivedThenFinish() async throws {
-        let server = try makeEchoServer()
+        let server = try WebSocketServer.start()
         let client = try WebSocket(url: "ws://127.0.0.1:\(server.port)/")
         try await client.connect()
-        try await client.send(text: "kept")
-        try await client.send(text: "and this")
-        // The echoes arrive before the server's answer to the close frame.
-        _ = await client.close(code: .normalClosure, reason: "")
+        var connections = server.connections.makeAsyncIterator()
+        let next = await connections.next()
+        let connection = try XCTUnwrap(next)
+        try await connection.send(text: "kept")
+        try await connection.send(text: "and this")
+        _ = await connection.close(code: .normalClosure, reason: "")
+        // The client has not read `messages` yet; the close came after both messages.
+        let info = await client.closed
+        XCTAssertEqual(info.code, .normalClosure)
         var iterator = client.messages.makeAsyncIterator()
         let first = await iterator.next()
         let second = await iterator.next()
@@ -61,7 +66,7 @@ final class WebSocketClientServerTests: XCTestCase {
         _ = await quiet.close(code: .normalClosure, reason: "")
         var quietIterator = quiet.messages.makeAsyncIterator()
         let nothing = await quietIterator.next()
-        XCTAssertNil(nothing, "a stream made after the close is finished")
+        XCTAssertNil(nothing, "a stream first read after the close is finished")
         await server.stop()
     }
 
