@@ -79,8 +79,9 @@ package struct WebSocketStateMachine: Sendable {
     private var controlPayload: [UInt8] = []
     /// Opcode of the fragmented message we are sending, if one is unfinished.
     private var outgoingFragmentOpcode: WebSocketOpcode?
-    /// permessage-deflate, once negotiated.
-    private var deflate: PerMessageDeflate?
+    /// permessage-deflate, once negotiated; behind a reference, because most connections never
+    /// negotiate it and it would take 150 bytes of every machine.
+    private var deflate: DeflateState?
     /// Whether the frame whose payload is arriving belongs to a compressed message.
     private var currentFrameIsCompressed = false
 
@@ -583,18 +584,19 @@ package struct WebSocketStateMachine: Sendable {
     }
 
     private mutating func enableDeflate(_ parameters: PerMessageDeflateParameters, options: PerMessageDeflateOptions) {
-        deflate = PerMessageDeflate(
-            parameters: parameters, role: role, options: options, maxMessageSize: configuration.maxMessageSize,
-            budget: configuration.partialMessageBudget)
+        deflate = DeflateState(
+            PerMessageDeflate(
+                parameters: parameters, role: role, options: options, maxMessageSize: configuration.maxMessageSize,
+                budget: configuration.partialMessageBudget))
         decoder.allowedReservedBits = 0b100
     }
 
     /// What permessage-deflate settled, if it was negotiated.
-    package var perMessageDeflateParameters: PerMessageDeflateParameters? { deflate?.parameters }
+    package var perMessageDeflateParameters: PerMessageDeflateParameters? { deflate?.value.parameters }
 
     private mutating func open(_ info: WebSocketHandshakeInfo, now: WebSocketInstant) {
         var info = info
-        info.perMessageDeflate = deflate?.parameters
+        info.perMessageDeflate = deflate?.value.parameters
         state = .open
         handshakeDeadline = nil
         lastReceive = now
@@ -624,7 +626,7 @@ package struct WebSocketStateMachine: Sendable {
                 } else {
                     do {
                         if deflate != nil {
-                            currentFrameIsCompressed = try deflate!.begin(header, assemblerBusy: assembler.messageOpcode != nil)
+                            currentFrameIsCompressed = try deflate!.value.begin(header, assemblerBusy: assembler.messageOpcode != nil)
                             if currentFrameIsCompressed { continue }
                         }
                         try assembler.begin(header)
@@ -645,7 +647,7 @@ package struct WebSocketStateMachine: Sendable {
                     if isFrameEnd { receiveControl(header.opcode, now: now) }
                 } else if currentFrameIsCompressed {
                     do {
-                        if let message = try deflate!.receive(slice, key: header.maskingKey, offset: offset, isFrameEnd: isFrameEnd) {
+                        if let message = try deflate!.value.receive(slice, key: header.maskingKey, offset: offset, isFrameEnd: isFrameEnd) {
                             messageDeadline = nil
                             push(message)
                         }
@@ -671,7 +673,7 @@ package struct WebSocketStateMachine: Sendable {
     /// already runs (set in an earlier read; a delivered message clears it).
     private mutating func armMessageDeadline(now: WebSocketInstant) {
         guard let timeout = configuration.messageTimeout, state.isOpen || state.isCloseSent else { return }
-        let unfinished = assembler.messageOpcode != nil || deflate?.inboundOpcode != nil
+        let unfinished = assembler.messageOpcode != nil || deflate?.value.inboundOpcode != nil
         if !unfinished {
             messageDeadline = nil
         } else if messageDeadline == nil {
@@ -771,7 +773,7 @@ package struct WebSocketStateMachine: Sendable {
         var output = self.output
         self.output = []
         defer { self.output = output }
-        return deflate!.compress(payload) { compressed in
+        return deflate!.value.compress(payload) { compressed in
             WebSocketFrameEncoder.encode(opcode: opcode, fin: true, reservedBits: 0b100, payload: compressed, maskingKey: key, into: &output)
         }
     }
@@ -828,11 +830,20 @@ package struct WebSocketStateMachine: Sendable {
         owedPongPayload = []
         messageDeadline = nil
         assembler.releaseBudget()
-        deflate?.releaseBudget()
+        deflate?.value.releaseBudget()
         push(.closed(info))
     }
 
     private mutating func push(_ event: consuming WebSocketEvent) {
         events.append(event)
     }
+}
+
+/// A machine's permessage-deflate state, behind one reference.
+///
+/// `@unchecked Sendable`: only the machine that made it uses it, from the one queue the machine
+/// is confined to; `PerMessageDeflate` already shares its zlib streams between copies.
+private final class DeflateState: @unchecked Sendable {
+    var value: PerMessageDeflate
+    init(_ value: PerMessageDeflate) { self.value = value }
 }

@@ -6,15 +6,37 @@
 /// escaped with `escapedForDisplay` as the record is built; error descriptions escape it already.
 package struct ConnectionLog: Sendable {
     package let sink: LogSink
+    /// What the records name, kept only while the sink is on: a connection holds its log twice
+    /// (connection and driver), and with the sink off this costs a pointer instead of ~100 bytes.
+    private let context: Context?
+
+    private final class Context: Sendable {
+        let connection: UInt64
+        let role: WebSocketRole
+        let host: String?
+        let port: Int?
+        let proxy: String?
+        let peer: String?
+
+        init(connection: UInt64, role: WebSocketRole, host: String?, port: Int?, proxy: String?, peer: String?) {
+            self.connection = connection
+            self.role = role
+            self.host = host
+            self.port = port
+            self.proxy = proxy
+            self.peer = peer
+        }
+    }
+
     /// Numbered from 1 per process when the sink is on; 0 when it is off.
-    package let connection: UInt64
-    let role: WebSocketRole
+    package var connection: UInt64 { context?.connection ?? 0 }
+    var role: WebSocketRole { context?.role ?? .client }
     /// Client role: the URL's host and port, and the proxy tunnelled through.
-    let host: String?
-    let port: Int?
-    let proxy: String?
+    var host: String? { context?.host }
+    var port: Int? { context?.port }
+    var proxy: String? { context?.proxy }
     /// Server role: the client's address.
-    let peer: String?
+    var peer: String? { context?.peer }
 
     /// Logs nothing.
     package static let off = ConnectionLog(sink: .off, role: .client)
@@ -24,12 +46,9 @@ package struct ConnectionLog: Sendable {
         peer: String? = nil
     ) {
         self.sink = sink
-        self.connection = sink.isOn ? Self.counter.next() : 0
-        self.role = role
-        self.host = host
-        self.port = port
-        self.proxy = proxy
-        self.peer = peer
+        self.context =
+            sink.isOn
+            ? Context(connection: Self.counter.next(), role: role, host: host, port: port, proxy: proxy, peer: peer) : nil
     }
 
     /// A client connection to `url`, through `proxy` when set.
