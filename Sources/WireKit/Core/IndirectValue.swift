@@ -32,3 +32,19 @@ package struct IndirectValue<Value: Sendable & Hashable>: Sendable, Hashable {
 
     package func hash(into hasher: inout Hasher) { hasher.combine(storage.value) }
 }
+
+extension Optional {
+    /// `value` behind a reference, or `nil` when it equals `empty`: a value with nothing set
+    /// needs no storage at all.
+    package init<Value>(boxing value: Value, unlessEqualTo empty: Value) where Wrapped == IndirectValue<Value> {
+        self = value == empty ? nil : IndirectValue(value)
+    }
+
+    /// Changes the boxed value (`empty` when there is none) with `body`; the result is boxed as
+    /// `init(boxing:unlessEqualTo:)` does.
+    package mutating func updateBoxed<Value>(empty: Value, _ body: (inout Value) -> Void) where Wrapped == IndirectValue<Value> {
+        var value = self?.value ?? empty
+        body(&value)
+        self = Optional(boxing: value, unlessEqualTo: empty)
+    }
+}

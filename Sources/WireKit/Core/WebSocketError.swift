@@ -162,7 +162,7 @@ public struct WebSocketError: Error, Sendable, Hashable, CustomStringConvertible
         let details = Details(
             httpStatus: httpStatus, headers: headers, body: body, location: location, transportError: transportError,
             tlsError: tlsError, timeout: timeout, violation: violation, size: size, limit: limit, bufferedBytes: bufferedBytes)
-        self.details = details == Details() ? nil : IndirectValue(details)
+        self.details = IndirectValue?(boxing: details, unlessEqualTo: Details())
     }
 
     /// The optional fields, kept behind one reference (`nil` when none is set): an error is
@@ -185,9 +185,7 @@ public struct WebSocketError: Error, Sendable, Hashable, CustomStringConvertible
     private var details: IndirectValue<Details>?
 
     private mutating func updateDetails(_ body: (inout Details) -> Void) {
-        var value = details?.value ?? Details()
-        body(&value)
-        details = value == Details() ? nil : IndirectValue(value)
+        details.updateBoxed(empty: Details(), body)
     }
 
     /// The close code this error sends to the peer when it fails the connection.

@@ -98,7 +98,7 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
         let details = Details(
             host: host, port: port, timeout: timeout, operation: operation, errnoCode: errnoCode, tlsError: tlsError,
             proxyError: proxyError)
-        self.details = details == Details() ? nil : IndirectValue(details)
+        self.details = IndirectValue?(boxing: details, unlessEqualTo: Details())
     }
 
     /// The optional fields, kept behind one reference (`nil` when none is set), so the error is
@@ -116,9 +116,7 @@ public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible
     private var details: IndirectValue<Details>?
 
     private mutating func updateDetails(_ body: (inout Details) -> Void) {
-        var value = details?.value ?? Details()
-        body(&value)
-        details = value == Details() ? nil : IndirectValue(value)
+        details.updateBoxed(empty: Details(), body)
     }
 
     /// What failed, in words; the resolver's and caller's text is escaped with
