@@ -147,10 +147,18 @@ final class WebSocketConnection: @unchecked Sendable {
 
     /// The public `messages` stream over an unbounded one: each message the consumer takes is
     /// counted off `unreadMessageBytes` (through the reader's `owner`).
-    private struct MessageStream {
+    /// A class: the per-message path takes one reference to it and yields through its `sink`
+    /// in place (a struct of these standard-library types is copied through value witnesses).
+    private final class MessageStream: Sendable {
         let messages: AsyncStream<WebSocketMessage>
         let sink: AsyncStream<WebSocketMessage>.Continuation
         let reader: MessageReader
+
+        init(messages: AsyncStream<WebSocketMessage>, sink: AsyncStream<WebSocketMessage>.Continuation, reader: MessageReader) {
+            self.messages = messages
+            self.sink = sink
+            self.reader = reader
+        }
     }
 
     /// `messageStream`, made now if there is none yet (lock held).
@@ -221,14 +229,14 @@ final class WebSocketConnection: @unchecked Sendable {
 
     /// A message for `messages`: yielded, counted, and reading paused above the high-water mark.
     private func yieldMessage(_ message: WebSocketMessage) {
-        let (sink, overHighWater) = lock.withLock { () -> (AsyncStream<WebSocketMessage>.Continuation, Bool) in
-            let sink = currentMessageStream().sink
+        let (stream, overHighWater) = lock.withLock { () -> (MessageStream, Bool) in
+            let stream = currentMessageStream()
             unreadMessageBytes += Self.unreadCost(message)
-            guard unreadMessageBytes > receiveHighWaterMark, !readingPausedByStream else { return (sink, false) }
+            guard unreadMessageBytes > receiveHighWaterMark, !readingPausedByStream else { return (stream, false) }
             wantsDrainNotice = true
-            return (sink, true)
+            return (stream, true)
         }
-        sink.yield(message)
+        stream.sink.yield(message)
         if overHighWater {
             readingPausedByStream = true
             applyReadingPause()
