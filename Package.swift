@@ -28,8 +28,10 @@ let package = Package(
         // UTF-8 validation of 32-byte blocks with AVX2 where the CPU has it (chosen at run time;
         // Swift's baseline x86-64 target cannot use those instructions), for WireKit's validator.
         .target(name: "CUTF8Blocks"),
+        // epoll, eventfd and thread names for WireKit's event loop on Linux (Glibc's module lacks them).
+        .target(name: "CLinuxEvents"),
         // RFC 6455 WebSocket: sans-I/O core, TCP and TLS transports, client and server roles.
-        .target(name: "WireKit", dependencies: ["CUTF8Blocks", "Digests", "MonotonicTime", "PeerText"]),
+        .target(name: "WireKit", dependencies: ["CLinuxEvents", "CUTF8Blocks", "Digests", "MonotonicTime", "PeerText"]),
         // The SocketCluster wire model shared by client and broker: JSON value, packets, JWT.
         .target(name: "PubSubProtocol", dependencies: ["Digests", "PeerText"]),
         .target(name: "PubSubClient", dependencies: ["WireKit", "PubSubProtocol", "MonotonicTime", "PeerText"]),

@@ -70,10 +70,10 @@ compile() { # MODULE DIRECTORY [executable | tests]
     mapfile -t files < <(find "$dir" -name '*.swift' | sort)
     if [ "${3:-}" = executable ] || [ "${3:-}" = tests ]; then
         swiftc -typecheck -swift-version 6 -warnings-as-errors -package-name pubsub_swift -module-name "$1" \
-            -I "$STANDINS" -I "$MODULES" -I Sources/CUTF8Blocks/include "${files[@]}"
+            -I "$STANDINS" -I "$MODULES" -I Sources/CUTF8Blocks/include -I Sources/CLinuxEvents/include "${files[@]}"
     else
         swiftc -emit-module -parse-as-library -enable-testing -swift-version 6 -warnings-as-errors -package-name pubsub_swift \
-            -module-name "$1" -I "$STANDINS" -I "$MODULES" -I Sources/CUTF8Blocks/include -emit-module-path "$MODULES/$1.swiftmodule" "${files[@]}"
+            -module-name "$1" -I "$STANDINS" -I "$MODULES" -I Sources/CUTF8Blocks/include -I Sources/CLinuxEvents/include -emit-module-path "$MODULES/$1.swiftmodule" "${files[@]}"
     fi
     echo "apple-compile-check: $1 ($(grep -lE 'canImport\((Darwin|Network|Security|os)\)' "${files[@]}" | wc -l) file(s) with Apple branches)"
 }
@@ -85,6 +85,12 @@ for target in arm64-apple-macos13 x86_64-apple-macos13; do
         Sources/CUTF8Blocks/UTF8Blocks.c
 done
 echo "apple-compile-check: CUTF8Blocks (C) for arm64 and x86_64 macOS"
+# CLinuxEvents (epoll for the event loop) is empty outside Linux; its source must still compile.
+for target in arm64-apple-macos13 x86_64-apple-macos13; do
+    clang -fsyntax-only -ffreestanding -Wall -Wextra -Werror -target "$target" -I Sources/CLinuxEvents/include \
+        Sources/CLinuxEvents/LinuxEvents.c
+done
+echo "apple-compile-check: CLinuxEvents (C) for arm64 and x86_64 macOS"
 compile Digests Sources/Digests
 compile MonotonicTime Sources/MonotonicTime
 compile PeerText Sources/PeerText

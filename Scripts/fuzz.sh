@@ -40,7 +40,7 @@ for t in "${TARGETS[@]}"; do [ -f "Fuzz/Entry/$t.swift" ] || die "unknown target
 [ -n "$BUILD_ONLY" ] || [[ "$SECONDS_EACH" =~ ^[0-9]+$ ]] || die "give --seconds N"
 
 # ------------------------------------------------------------------ build
-# The package's C target (CUTF8Blocks) is instrumented too: coverage for the fuzzer, ASan for its
+# The package's C targets (CUTF8Blocks, CLinuxEvents) are instrumented too: coverage for the fuzzer, ASan for its
 # vector loads.
 FLAGS=(-c release --scratch-path "$SCRATCH" -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address)
 echo "fuzz.sh: building FuzzHarness with -sanitize=fuzzer,address" >&2
@@ -68,7 +68,7 @@ for t in "${TARGETS[@]}"; do
     if [ ! -x "$out" ] || [ -n "$(find "${OBJECTS[@]}" "Fuzz/Entry/$t.swift" -newer "$out" -print -quit)" ]; then
         echo "fuzz.sh: linking $out" >&2
         swiftc -O -sanitize=fuzzer,address -use-ld=lld -parse-as-library -module-name "fuzz_${t//-/_}" \
-            -I "$BIN/Modules" -I Sources/CUTF8Blocks/include "Fuzz/Entry/$t.swift" "${OBJECTS[@]}" -o "$out" >&2 || die "linking $t failed"
+            -I "$BIN/Modules" -I Sources/CUTF8Blocks/include -I Sources/CLinuxEvents/include "Fuzz/Entry/$t.swift" "${OBJECTS[@]}" -o "$out" >&2 || die "linking $t failed"
     fi
 done
 [ -z "$BUILD_ONLY" ] || exit 0

@@ -52,6 +52,9 @@ final class BrokerEngine: @unchecked Sendable {
 
     init(options: BrokerOptions, clock: @escaping @Sendable () -> ClockReading = { .system() }, label: String = "PubSubBroker") {
         queue = DispatchQueue(label: label)
+        // The broker's connections are read on a loop bound to its queue (Linux): one thread
+        // wake-up per readable socket instead of libdispatch's two or three.
+        EventLoop.bind(to: queue, name: label)
         core = BrokerCore(options: options)
         log = BrokerLog(options: options)
         self.clock = clock

@@ -27,7 +27,7 @@ final class SessionDriver: @unchecked Sendable {
     private let transportFactory: any SessionTransportFactory
     private var transports: [TransportID: any SessionTransport] = [:]
     private var currentTransport: TransportID?
-    private var timer: DispatchSourceTimer?
+    private var timer: QueueTimer?
     private var armedDeadline: MonotonicInstant?
     private var completions: [CallID: Completion] = [:]
     private var connectCompletions: [CallID: ConnectCompletion] = [:]
@@ -76,6 +76,10 @@ final class SessionDriver: @unchecked Sendable {
             queue = DispatchQueue(label: label, target: callbackQueue)
             // Blocks of a concurrent queue do not exclude each other: no inline calls from them.
             targetQueue = Self.isGlobal(callbackQueue) ? nil : callbackQueue
+            // The session's socket is read on a loop bound to the (serial) callback queue, so an
+            // answer is read, handled and called back on one thread wake-up (Linux; see
+            // `EventLoop`). All sessions on that queue share the loop.
+            if targetQueue != nil { EventLoop.bindIfUnbound(to: callbackQueue, name: "PubSubClient") }
             self.callbackQueue = nil
         } else {
             // One of WireKit's shared serial queues: many clients share a few threads, and an
@@ -115,7 +119,9 @@ final class SessionDriver: @unchecked Sendable {
     }
 
     deinit {
-        timer?.cancel()
+        // On the queue: an event loop may be firing the timer there right now (its handler holds
+        // this driver weakly, so it can go while the timer is scheduled).
+        if let timer { queue.async { timer.cancel() } }
         expiryTimer?.cancel()
         targetQueue?.setSpecific(key: queueKey, value: nil)
         for transport in transports.values { queue.async { transport.close(code: 1000, reason: "") } }
@@ -431,21 +437,16 @@ final class SessionDriver: @unchecked Sendable {
         if let armed = armedDeadline, armed <= deadline { return }
         armedDeadline = deadline
         // One millisecond late rather than early, so the deadline has surely passed.
-        let fireAt = DispatchTime(uptimeNanoseconds: deadline.nanoseconds &+ 1_000_000)
-        if let timer {
-            timer.schedule(deadline: fireAt, leeway: .milliseconds(5))
-            return
+        let fireAt = MonotonicInstant(nanoseconds: deadline.nanoseconds &+ 1_000_000)
+        if timer == nil {
+            timer = QueueTimer(queue: queue, leeway: .milliseconds(5)) { [weak self] in
+                guard let self else { return }
+                self.armedDeadline = nil
+                self.session.timeElapsed(now: self.now)
+                self.execute()
+            }
         }
-        let source = DispatchSource.makeTimerSource(queue: queue)
-        source.schedule(deadline: fireAt, leeway: .milliseconds(5))
-        source.setEventHandler { [weak self] in
-            guard let self else { return }
-            self.armedDeadline = nil
-            self.session.timeElapsed(now: self.now)
-            self.execute()
-        }
-        timer = source
-        source.resume()
+        timer?.schedule(at: fireAt)
     }
 
 }

@@ -15,8 +15,9 @@ import Foundation
 ///
 /// The socket's work and its callbacks run serialized on one queue: a private serial queue that
 /// targets the `callbackQueue` you pass (so callbacks run on that queue, inline, in order, with
-/// no extra hop), or the global queue by default. Don't block in a callback: it holds up the
-/// socket's I/O.
+/// no extra hop), or by default one of a few serial queues WireKit shares between its sockets
+/// (on Linux an event loop reads those sockets with one thread wake-up per readable socket).
+/// Don't block in a callback: it holds up the socket's I/O, and by default other sockets' too.
 ///
 /// Each received message goes to `onText`/`onBinary` when that callback is set at the time it
 /// arrives, and into `messages` otherwise. While `messages` holds more than
@@ -38,7 +39,7 @@ public final class WebSocket: Sendable {
     ///   - url: the URL as text.
     ///   - options: headers, limits, timeouts and the transport (TLS for `wss://` by default).
     ///   - callbackQueue: the queue callbacks run on; the socket's own serial queue
-    ///     targets it (default: the global queue).
+    ///     targets it (default: one of WireKit's shared serial queues).
     public convenience init(url: String, options: WebSocketOptions = WebSocketOptions(), callbackQueue: DispatchQueue? = nil) throws(WebSocketError) {
         try self.init(url: try WebSocketURL(url), options: options, callbackQueue: callbackQueue)
     }

@@ -21,7 +21,7 @@ package final class WebSocketConnectionDriver: @unchecked Sendable {
     package let queue: DispatchQueue
     private var machine: WebSocketStateMachine
     private let transport: any Transport
-    private var timer: DispatchSourceTimer?
+    private var timer: QueueTimer?
     private var armedDeadline: WebSocketInstant?
     /// How long a `TCPTransport` may take to connect when this driver times it (see `start`).
     private let connectTimeout: Duration?
@@ -256,18 +256,13 @@ package final class WebSocketConnectionDriver: @unchecked Sendable {
         if let deadline, let armed = armedDeadline, armed < deadline { return }
         armedDeadline = deadline
         guard let deadline else {
-            timer?.schedule(deadline: .distantFuture)
+            timer?.unschedule()
             return
         }
         if timer == nil {
-            let timer = DispatchSource.makeTimerSource(queue: queue)
-            timer.setEventHandler { [self] in deadlineReached() }
-            self.timer = timer
-            timer.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline.nanoseconds))
-            timer.resume()
-        } else {
-            timer?.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline.nanoseconds))
+            timer = QueueTimer(queue: queue) { [self] in deadlineReached() }
         }
+        timer?.schedule(at: deadline)
     }
 
     private static func earlier(_ a: WebSocketInstant?, _ b: WebSocketInstant?) -> WebSocketInstant? {

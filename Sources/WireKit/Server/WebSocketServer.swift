@@ -129,7 +129,12 @@ public final class WebSocketServer: @unchecked Sendable {
         self.configuration = options.configuration(partialMessageBudget: options.maxPartialMessageBytes.map(PartialMessageBudget.init(limit:)))
         self.onConnection = onConnection
         self.driverOwner = driverOwner
-        self.pool = (0..<max(1, options.queueCount)).map { DispatchQueue(label: "WireKit.WebSocketServer.\($0)") }
+        self.pool = (0..<max(1, options.queueCount)).map { index in
+            let queue = DispatchQueue(label: "WireKit.WebSocketServer.\(index)")
+            // The connections on this queue are read by a loop bound to it (Linux): see `EventLoop`.
+            EventLoop.bind(to: queue, name: "WireKit.server.\(index)")
+            return queue
+        }
         (connections, connectionSink) = AsyncStream.makeStream(of: WebSocket.self)
     }
 

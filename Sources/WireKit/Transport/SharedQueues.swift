@@ -16,11 +16,19 @@ import Darwin
 /// it lives (Apple platforms have no such timer). A connected client that does nothing then sleeps
 /// until its own deadlines or the server's next ping.
 ///
+/// On Linux each has an `EventLoop` bound to it: the sockets of connections on the queue are read
+/// on the loop's thread, inside the queue, with one thread wake-up per readable socket.
+///
 /// Work on these queues must not block: a blocked block delays every connection on the same queue.
 package enum SharedQueues {
     private static let queues: [DispatchQueue] = {
         let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-        return (0..<cores).map { DispatchQueue(label: "WireKit.shared.\($0)") }
+        return (0..<cores).map { index in
+            let queue = DispatchQueue(label: "WireKit.shared.\(index)")
+            // Sockets on this queue are read by a loop bound to it (Linux), without a hand-off.
+            EventLoop.bind(to: queue, name: "WireKit.loop.\(index)")
+            return queue
+        }
     }()
     private static let lock = WireKitLock()
     nonisolated(unsafe) private static var turn: UInt = 0

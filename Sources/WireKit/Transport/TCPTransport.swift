@@ -5,8 +5,9 @@ import Darwin
 #endif
 import Dispatch
 
-/// A TCP connection on a non-blocking POSIX socket, driven by Dispatch read/write sources on
-/// one serial queue (no thread per connection).
+/// A TCP connection on a non-blocking POSIX socket, driven on one serial queue (no thread per
+/// connection): by the `EventLoop` bound to that queue where there is one (WireKit's own queues
+/// on Linux: one thread wake-up per readable socket), otherwise by Dispatch read/write sources.
 ///
 /// Client side: `init(host:port:connectTimeout:)` resolves the name on a background queue
 /// (the caller never blocks; an IP literal skips the resolver), then tries each IPv4/IPv6
@@ -41,6 +42,12 @@ public final class TCPTransport: Transport, @unchecked Sendable {
     private var nextAddressIndex = 0
     private var connectErrors: [Int32] = []
     private var readSource: DispatchSourceRead?
+    /// The event loop found on the queue at `start` (see `EventLoop`); `nil`: Dispatch sources.
+    private var loop: EventLoop?
+    /// The socket's registration with `loop`, from the connect (or open) until closed.
+    private var registration: EventLoopRegistration?
+    /// The peer's EOF was read on the event-loop path: its read side is done.
+    private var inputEnded = false
     /// Whether the owner paused reading (`setReadingPaused`).
     private var readingPaused = false
     /// Whether `readSource` is suspended (created suspended, or paused); resumed before release.
@@ -137,10 +144,11 @@ public final class TCPTransport: Transport, @unchecked Sendable {
             }
             self.queue = queue
             self.handler = handler
+            loop = EventLoop.current
             if fd >= 0 {
                 POSIXSocket.prepareAccepted(fd)
                 state = .open
-                guard attachWriteDescriptor() else { return finish(error: .system(operation: "dup", errno: errno)) }
+                if loop == nil, !attachWriteDescriptor() { return finish(error: .system(operation: "dup", errno: errno)) }
                 becomeOpen()
             } else {
                 beginResolving(queue: queue)
@@ -151,7 +159,7 @@ public final class TCPTransport: Transport, @unchecked Sendable {
     public func write(_ bytes: [UInt8]) {
         guard !bytes.isEmpty, acceptsWrites else { return }
         var sent = 0
-        if state == .open, writeSource == nil, pendingHead == pending.count, fd >= 0 {
+        if state == .open, !waitingForWritable, pendingHead == pending.count, fd >= 0 {
             // Nothing queued: hand the bytes to the kernel straight from the caller's array,
             // and queue only what it did not take.
             sent = bytes.withUnsafeBytes { raw -> Int in
@@ -174,7 +182,7 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         pending.append(bytes)
         if pending.count - pendingHead == 1 { pendingOffset = sent }
         bufferedAmount += bytes.count - sent
-        if state == .open, writeSource == nil { flush() }
+        if state == .open, !waitingForWritable { flush() }
     }
 
     public func close() {
@@ -272,13 +280,14 @@ public final class TCPTransport: Transport, @unchecked Sendable {
             if rc == 0 || POSIXSocket.hasConnectEnded(newFD) {
                 return connectCompleted()
             }
-            guard attachWriteDescriptor() else {
+            guard loop != nil || attachWriteDescriptor() else {
                 connectErrors.append(errno)
                 _ = systemClose(newFD)
                 fd = -1
                 continue
             }
             startWaitingForWritable(queue: queue)
+            guard state == .connecting else { return }
             if nextAddressIndex < addresses.count { armAttemptTimer(queue: queue) }
             return
         }
@@ -339,32 +348,78 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         guard let queue else { return }
         cancelTimer()
         state = .open
-        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-        source.setEventHandler { [self] in
-            if !readTurnScheduled { readAvailable() }
-        }
-        let closer = self.closer ?? DescriptorCloser(fd: fd)
-        self.closer = closer
-        track(source, with: closer)
-        readSource = source
-        if readingPaused {
-            readSourceSuspended = true
+        if let loop {
+            if registration == nil {
+                guard register(with: loop, queue: queue, writable: false) else { return }
+            }
         } else {
-            source.resume()
+            let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+            source.setEventHandler { [self] in
+                if !readTurnScheduled { readAvailable() }
+            }
+            let closer = self.closer ?? DescriptorCloser(fd: fd)
+            self.closer = closer
+            track(source, with: closer)
+            readSource = source
+            if readingPaused {
+                readSourceSuspended = true
+            } else {
+                source.resume()
+            }
         }
         stopWaitingForWritable()  // the connect's write source
         handler?(.connected)
-        if state == .open, writeSource == nil, bufferedAmount > 0 { flush() }
+        if state == .open, !waitingForWritable, bufferedAmount > 0 { flush() }
         // Bytes or an EOF that arrived before the read source was armed may never be reported
         // by it (libdispatch on Linux), so look once now.
         if state == .open, !readingPaused { readAvailable() }
     }
+
+    // MARK: The event loop
+
+    /// Registers the socket with `loop`; on failure finishes with the error and returns false.
+    private func register(with loop: EventLoop, queue: DispatchQueue, writable: Bool) -> Bool {
+        registration = loop.register(fd: fd, queue: queue, writable: writable) { [self] readiness in
+            loopReported(readiness)
+        }
+        guard registration == nil else { return true }
+        finish(error: .system(operation: "epoll_ctl", errno: errno))
+        return false
+    }
+
+    /// The loop reported the socket ready (edge-triggered: each arrival once).
+    private func loopReported(_ readiness: EventLoopReadiness) {
+        if readiness.isTurn {
+            readTurnScheduled = false
+            if readingActive, !readingPaused { readAvailable() }
+            return
+        }
+        if readiness.isWritable, registration?.writable == true {
+            if state == .connecting { connectCompleted() } else { flush() }
+        }
+        if readiness.isReadable, state == .open || state == .closing, !inputEnded, !readingPaused, !readTurnScheduled {
+            // A short read drained the socket: what arrives later is a new edge. Unless the peer's
+            // EOF (or an error) is already known, whose zero-byte read must not be missed.
+            readAvailable(stopAtShortRead: !readiness.isEndOfInput)
+        }
+    }
+
+    /// Whether the socket's read side is still watched (by either path).
+    private var readingActive: Bool { readSource != nil || (registration != nil && !inputEnded) }
+
+    /// Whether the socket is watched for room to write (connecting, or the kernel buffer was full).
+    private var waitingForWritable: Bool { writeSource != nil || registration?.writable == true }
 
     // MARK: Reading
 
     public func setReadingPaused(_ paused: Bool) {
         guard paused != readingPaused else { return }
         readingPaused = paused
+        if registration != nil {
+            // Edge-triggered: what arrived while paused is not reported again; look once.
+            if !paused { scheduleReadTurn() }
+            return
+        }
         guard let readSource else { return }
         if paused {
             readSource.suspend()
@@ -380,7 +435,10 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         }
     }
 
-    private func readAvailable() {
+    /// - Parameter stopAtShortRead: stop after a read that did not fill the buffer (the socket
+    ///   was drained then; the event loop's edge-triggered wake-ups report what comes later)
+    ///   instead of reading until `EAGAIN`.
+    private func readAvailable(stopAtShortRead: Bool = false) {
         // Read until EAGAIN (not just once): libdispatch on Linux may not report an EOF that
         // follows data in the same wake-up again. After 4 full buffers (256 KiB), yield to the
         // queue's other work and continue in a fresh block rather than relying on another event:
@@ -398,10 +456,12 @@ public final class TCPTransport: Transport, @unchecked Sendable {
                 if state == .open {
                     handler?(.received(UnsafeRawBufferPointer(rebasing: readBuffer[0..<n])))
                 }
+                if stopAtShortRead, n < readBuffer.count { return }
             } else if n == 0 {
                 // EOF: the read source would fire forever, so it goes away.
                 readSource?.cancel()
                 readSource = nil
+                inputEnded = true
                 if state == .open { handler?(.inputClosed) } else { finish(error: nil) }
                 return
             } else {
@@ -415,19 +475,32 @@ public final class TCPTransport: Transport, @unchecked Sendable {
         scheduleReadTurn()
     }
 
-    /// Queues one read turn behind the queue's other work, unless one is queued already.
+    /// Queues one read turn behind the queue's other work (on an event loop: behind the other
+    /// sockets' events and turns), unless one is queued already.
     private func scheduleReadTurn() {
         guard !readTurnScheduled, let queue else { return }
         readTurnScheduled = true
+        if let registration {
+            registration.requestTurn()
+            return
+        }
         queue.async { [self] in
             readTurnScheduled = false
-            if readSource != nil, !readingPaused { readAvailable() }
+            if readingActive, !readingPaused { readAvailable() }
         }
     }
 
     // MARK: Writing
 
     private func startWaitingForWritable(queue: DispatchQueue) {
+        if let loop {
+            if let registration {
+                registration.watchWritable(true)
+            } else {
+                _ = register(with: loop, queue: queue, writable: true)
+            }
+            return
+        }
         guard writeSource == nil else { return }
         // A connect that ended at once made no duplicate yet.
         if writeFD < 0, !attachWriteDescriptor() { return finish(error: .system(operation: "dup", errno: errno)) }
@@ -443,6 +516,7 @@ public final class TCPTransport: Transport, @unchecked Sendable {
     }
 
     private func stopWaitingForWritable() {
+        registration?.watchWritable(false)
         writeSource?.cancel()
         writeSource = nil
     }
@@ -450,7 +524,7 @@ public final class TCPTransport: Transport, @unchecked Sendable {
     /// Hands as many queued bytes to the kernel as it takes; waits for the write source if it
     /// takes fewer.
     private func flush() {
-        let waited = writeSource != nil
+        let waited = waitingForWritable
         while bufferedAmount > 0 {
             guard state == .open || state == .closing else { return }
             let n = sendPending()
@@ -543,6 +617,9 @@ public final class TCPTransport: Transport, @unchecked Sendable {
     /// Cancels the sources and closes both descriptors, each once its last source is cancelled.
     private func cancelSources() {
         guard fd >= 0 else { return }
+        // After `cancel` the loop never reports the descriptor again: it may be closed at once.
+        registration?.cancel()
+        registration = nil
         readSource?.cancel()
         if readSourceSuspended {
             // A suspended source's cancel handler (which closes the descriptor) never runs.

@@ -7,8 +7,21 @@ import XCTest
 import Glibc
 #endif
 
-final class TCPTransportTests: XCTestCase {
-    private let queue = DispatchQueue(label: "TCPTransportTests")
+/// On queues without an event loop: the Dispatch-source path (Apple platforms, and Linux
+/// queues that are not WireKit's). `TCPTransportOnEventLoopTests` runs the same tests on a
+/// queue with a loop bound to it.
+class TCPTransportTests: XCTestCase {
+    /// Whether the queues of these tests have an event loop bound to them.
+    class var usesEventLoop: Bool { false }
+
+    private lazy var queue = makeQueue(label: "TCPTransportTests")
+
+    /// A serial queue for transports, with an event loop bound to it if `usesEventLoop`.
+    func makeQueue(label: String) -> DispatchQueue {
+        let queue = DispatchQueue(label: label)
+        if Self.usesEventLoop { EventLoop.bind(to: queue, name: "test.loop") }
+        return queue
+    }
 
     private func connect(_ transport: TCPTransport) -> TransportEventLog {
         let log = TransportEventLog()
@@ -312,7 +325,7 @@ final class TCPTransportTests: XCTestCase {
     func testAFloodedConnectionKeepsAtMostOneReadTurnWaitingOnItsQueue() throws {
         let (listenFD, port) = try loopbackListener()
         defer { Glibc.close(listenFD) }
-        let shared = DispatchQueue(label: "TCPTransportTests.shared")
+        let shared = makeQueue(label: "TCPTransportTests.shared")
         let reads = LockedBox(0)
         let client = TCPTransport(host: "127.0.0.1", port: port)
         client.start(queue: shared) { event in
@@ -356,6 +369,43 @@ final class TCPTransportTests: XCTestCase {
         XCTAssertGreaterThan(reads.value, 40, "the flood was read")
         // A turn is at most 4 reads: the one running plus the one queued, and slack for one more.
         XCTAssertLessThanOrEqual(worst, 12, "reads of the flooded connection that ran before a block queued behind them")
+    }
+}
+
+/// The same tests with an event loop bound to the transports' queues (Linux; elsewhere the
+/// loop is not supported and they are skipped).
+final class TCPTransportOnEventLoopTests: TCPTransportTests {
+    override class var usesEventLoop: Bool { true }
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        try XCTSkipUnless(EventLoop.isSupported, "no event loop on this platform")
+    }
+
+    // XCTest on Linux runs only the test methods a class declares itself.
+    override func testListenerOnPortZeroReportsTheBoundPort() throws { try super.testListenerOnPortZeroReportsTheBoundPort() }
+    override func testListenerOnTakenPortThrowsAddressInUse() throws { try super.testListenerOnTakenPortThrowsAddressInUse() }
+    override func testOneMebibyteEchoesBackByteForByteOverIPv4() throws { try super.testOneMebibyteEchoesBackByteForByteOverIPv4() }
+    override func testIPv6LoopbackEchoes() throws { try super.testIPv6LoopbackEchoes() }
+    override func testLocalhostNameResolvesAndConnects() throws { try super.testLocalhostNameResolvesAndConnects() }
+    override func testIPLiteralsAreTakenAsTheyAreAndNamesGoToTheResolver() throws { try super.testIPLiteralsAreTakenAsTheyAreAndNamesGoToTheResolver() }
+    override func testConnectingToAnIPLiteralSkipsTheResolver() throws { try super.testConnectingToAnIPLiteralSkipsTheResolver() }
+    override func testALoopbackConnectThatEndsAtOnceNeedsNoWriteSourceAndStillWrites() throws {
+        try super.testALoopbackConnectThatEndsAtOnceNeedsNoWriteSourceAndStillWrites()
+    }
+    override func testClosedPortIsConnectionRefused() throws { try super.testClosedPortIsConnectionRefused() }
+    override func testUnknownHostIsHostNotFound() throws { try super.testUnknownHostIsHostNotFound() }
+    override func testConnectToAFullBacklogTimesOut() throws { try super.testConnectToAFullBacklogTimesOut() }
+    override func testAHangingFirstAddressFallsBackToTheNextOne() throws { try super.testAHangingFirstAddressFallsBackToTheNextOne() }
+    override func testAPeerThatAcceptsAndClosesAtOnceIsReportedEveryTime() throws { try super.testAPeerThatAcceptsAndClosesAtOnceIsReportedEveryTime() }
+    override func testPeerResetIsReportedAsConnectionReset() throws { try super.testPeerResetIsReportedAsConnectionReset() }
+    override func testWritingToAClosedPeerFailsWithoutSIGPIPE() throws { try super.testWritingToAClosedPeerFailsWithoutSIGPIPE() }
+    override func testBufferedBytesAreKeptUntilThePeerReadsThenWritableIsReported() throws {
+        try super.testBufferedBytesAreKeptUntilThePeerReadsThenWritableIsReported()
+    }
+    override func testCloseBeforeConnectingDeliversClosedOnce() throws { try super.testCloseBeforeConnectingDeliversClosedOnce() }
+    override func testAFloodedConnectionKeepsAtMostOneReadTurnWaitingOnItsQueue() throws {
+        try super.testAFloodedConnectionKeepsAtMostOneReadTurnWaitingOnItsQueue()
     }
 }
 
