@@ -95,7 +95,7 @@ struct BrokerCore {
 
     /// A text frame arrived.
     mutating func receivedText(_ text: String, from connection: BrokerConnectionID, now: MonotonicInstant, wallClock: Date) {
-        guard sessions[connection] != nil else { return }
+        guard sessions.index(forKey: connection) != nil else { return }
         if text == options.protocolVersion.pongText {
             receivedPong(connection, now: now, wallClock: wallClock)
         } else if mayTakeRawPublish, let publish = InboundPublish.scan(text), acceptsRawPublish(from: connection) {
@@ -113,7 +113,7 @@ struct BrokerCore {
     /// A binary frame arrived: the codec's packets (the JSON codec decodes it as UTF-8 JSON like
     /// a text frame); never a ping or pong.
     mutating func receivedBinary(_ bytes: [UInt8], from connection: BrokerConnectionID, wallClock: Date) {
-        guard sessions[connection] != nil else { return }
+        guard sessions.index(forKey: connection) != nil else { return }
         if mayTakeRawPublish, let publish = bytes.withUnsafeBufferPointer({ InboundPublish.scan($0, isValidUTF8: false) }),
             acceptsRawPublish(from: connection)
         {
@@ -381,9 +381,9 @@ struct BrokerCore {
     private mutating func process(
         _ item: InboundItem, from connection: BrokerConnectionID, wallClock: Date
     ) {
-        guard let session = sessions[connection] else { return }
+        guard let phase = withSession(connection, { $0.phase }) else { return }
         guard case .event(let event, let data, let cid) = item else {
-            if session.phase == .connecting {
+            if phase == .connecting {
                 fail(connection, .messageBeforeHandshake)
                 return
             }
@@ -397,8 +397,8 @@ struct BrokerCore {
                 fail(connection, .handshakeRejected)
                 return
             }
-            if authorizesHandshake, session.phase == .connecting {
-                let request = BrokerHandshakeRequest(socket: session.info, data: data)
+            if authorizesHandshake, phase == .connecting, let info = withSession(connection, { $0.info }) {
+                let request = BrokerHandshakeRequest(socket: info, data: data)
                 sessions[connection]?.handshakeDeadline = nil
                 sessions[connection]?.awaitingAuthorization = .init(request: .handshake(request), cid: cid)
                 actions.append(.authorize(connection, .handshake(request)))
@@ -407,7 +407,7 @@ struct BrokerCore {
             processHandshake(connection, data: data, cid: cid, wallClock: wallClock)
             return
         }
-        if session.phase == .connecting {
+        if phase == .connecting {
             fail(connection, .messageBeforeHandshake)
             return
         }
@@ -426,7 +426,7 @@ struct BrokerCore {
         default:
             break
         }
-        if session.authTokenExpired(at: wallClock) {
+        if withSession(connection, { $0.authTokenExpired(at: wallClock) }) == true {
             deauthenticate(connection, push: true)
         }
         switch event {
@@ -437,7 +437,7 @@ struct BrokerCore {
         case BuiltInEvent.unsubscribe:
             processUnsubscribe(connection, data: data, cid: cid)
         default:
-            guard let info = sessions[connection]?.info else { return }
+            guard let info = withSession(connection, { $0.info }) else { return }
             if let cid {
                 actions.append(.callProcedure(.init(connection: connection, socket: info, procedure: event, data: data, cid: cid)))
             } else {
@@ -755,13 +755,26 @@ struct BrokerCore {
     }
 
     private mutating func reportDeadline(_ connection: BrokerConnectionID) {
-        guard var session = sessions[connection] else { return }
-        let deadline = session.nextDeadline
-        guard deadline != session.reportedDeadline else { return }
-        session.reportedDeadline = deadline
-        sessions[connection] = session
+        // Runs after every message: the session is looked at in place, not copied out and back.
+        let changed = withSession(connection) { session -> MonotonicInstant?? in
+            let deadline = session.nextDeadline
+            guard deadline != session.reportedDeadline else { return .none }
+            session.reportedDeadline = deadline
+            return .some(deadline)
+        }
+        guard case .some(.some(let deadline)) = changed else { return }
         if let deadline { deadlines.insert(deadline, connection.rawValue) }
         dropStaleDeadlines()
+    }
+
+    /// Runs `body` on the session of `connection` in place, `nil` without one. Reading through
+    /// `sessions[connection]` copies the whole session out first (a retain and a release of each
+    /// reference it holds), which every message would pay.
+    private mutating func withSession<T>(
+        _ connection: BrokerConnectionID, _ body: (inout BrokerSocketSession) -> T
+    ) -> T? {
+        guard let index = sessions.index(forKey: connection) else { return nil }
+        return body(&sessions.values[index])
     }
 
     /// Pops stale entries off the top of the heap, so `nextDeadline` is exact, and rebuilds it
