@@ -755,15 +755,9 @@ struct BrokerCore {
     }
 
     private mutating func reportDeadline(_ connection: BrokerConnectionID) {
-        // Runs after every message: the session is looked at in place, not copied out and back.
-        let changed = withSession(connection) { session -> MonotonicInstant?? in
-            let deadline = session.nextDeadline
-            guard deadline != session.reportedDeadline else { return .none }
-            session.reportedDeadline = deadline
-            return .some(deadline)
-        }
-        guard case .some(.some(let deadline)) = changed else { return }
-        if let deadline { deadlines.insert(deadline, connection.rawValue) }
+        // Runs after every message: the session is changed in place, not copied out and back.
+        guard let report = sessions[connection]?.recordNextDeadline(), report.changed else { return }
+        if let deadline = report.deadline { deadlines.insert(deadline, connection.rawValue) }
         dropStaleDeadlines()
     }
 

@@ -53,7 +53,8 @@ package final class EventLoop: @unchecked Sendable {
     }()
 
     private let descriptor: Int32
-    /// Written to wake the loop's thread when the last registration goes, so it can end.
+    /// Written to wake the loop's thread from `epoll_wait`: when a timer is scheduled earlier
+    /// than it sleeps, a socket asks for a turn, or the last socket or timer goes (so it ends).
     private let wakeDescriptor: Int32
     private let lock = WireKitLock()
     private var registrations: [UInt64: EventLoopRegistration] = [:]
@@ -172,7 +173,7 @@ package final class EventLoop: @unchecked Sendable {
     func unschedule(_ timer: QueueTimer) {
         let last: Bool = lock.withLock {
             guard timers.removeValue(forKey: timer.id) != nil else { return false }
-            return timers.isEmpty && registrations.isEmpty && threadRunning
+            return isIdle && threadRunning
         }
         if last { poke() }
     }
@@ -185,6 +186,10 @@ package final class EventLoop: @unchecked Sendable {
         }
         if wake { poke() }
     }
+
+    /// No socket registered and no timer scheduled: the thread has nothing to wait for. With the
+    /// lock held.
+    private var isIdle: Bool { registrations.isEmpty && timers.isEmpty }
 
     /// With the lock held.
     private func dropStaleTimerEntries() {
@@ -253,7 +258,7 @@ package final class EventLoop: @unchecked Sendable {
     private func remove(_ registration: EventLoopRegistration) {
         let last: Bool = lock.withLock {
             registrations[registration.id] = nil
-            return registrations.isEmpty && timers.isEmpty && threadRunning
+            return isIdle && threadRunning
         }
         // Wake the thread so that it sees it has nothing left to watch and ends.
         if last { poke() }
@@ -317,7 +322,7 @@ package final class EventLoop: @unchecked Sendable {
                 }
             }
             while let top = timerHeap.top, timers[top.key]?.deadline != top.deadline { timerHeap.popTop() }
-            if due.isEmpty, registrations.isEmpty, timers.isEmpty {
+            if due.isEmpty, isIdle {
                 threadRunning = false
                 loopThread = nil
                 lock.unlock()
@@ -403,7 +408,7 @@ struct EventLoopReadiness: OptionSet, Sendable {
 /// One socket watched by an `EventLoop`. Confined to the socket's queue, except `id`, `fd` and
 /// `queue`, which never change.
 ///
-/// `@unchecked Sendable`: `handler`, `writable` and `cancelled` are read and written on
+/// `@unchecked Sendable`: `handler` (nil once cancelled) and `writable` are read and written on
 /// `queue` only (the loop's thread delivers inside `queue.sync`).
 final class EventLoopRegistration: @unchecked Sendable {
     let id: UInt64

@@ -389,11 +389,7 @@ public final class TCPTransport: Transport, @unchecked Sendable {
 
     /// The loop reported the socket ready (edge-triggered: each arrival once).
     private func loopReported(_ readiness: EventLoopReadiness) {
-        if readiness.isTurn {
-            readTurnScheduled = false
-            if readingActive, !readingPaused { readAvailable() }
-            return
-        }
+        if readiness.isTurn { return takeReadTurn() }
         if readiness.isWritable, registration?.writable == true {
             if state == .connecting { connectCompleted() } else { flush() }
         }
@@ -484,10 +480,13 @@ public final class TCPTransport: Transport, @unchecked Sendable {
             registration.requestTurn()
             return
         }
-        queue.async { [self] in
-            readTurnScheduled = false
-            if readingActive, !readingPaused { readAvailable() }
-        }
+        queue.async { [self] in takeReadTurn() }
+    }
+
+    /// The turn `scheduleReadTurn` queued (by either path).
+    private func takeReadTurn() {
+        readTurnScheduled = false
+        if readingActive, !readingPaused { readAvailable() }
     }
 
     // MARK: Writing

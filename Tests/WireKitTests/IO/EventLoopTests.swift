@@ -98,19 +98,30 @@ final class EventLoopTests: XCTestCase {
         try body(DispatchQueue(label: "EventLoopTests.dispatchTimers"), nil)
     }
 
+    /// A timer on `queue` (made there) that records when it fires, in nanoseconds after it was
+    /// made, and runs `also` each time; scheduled `after` each of these seconds in turn.
+    private func recordingTimer(
+        on queue: DispatchQueue, after schedules: [Double], also: @escaping () -> Void = {}
+    ) -> (QueueTimer, LockedBox<[UInt64]>) {
+        let fired = LockedBox<[UInt64]>([])
+        let start = DispatchTime.now().uptimeNanoseconds
+        let timer = queue.sync {
+            let timer = QueueTimer(queue: queue) {
+                also()
+                fired.mutate { $0.append(DispatchTime.now().uptimeNanoseconds - start) }
+            }
+            for seconds in schedules { timer.schedule(at: Self.instant(after: seconds)) }
+            return timer
+        }
+        return (timer, fired)
+    }
+
     func testATimerFiresOnceAtItsDeadlineOnItsQueue() throws {
         try eachTimerPath { queue, loop in
-            let fired = LockedBox<[UInt64]>([])
             let key = DispatchSpecificKey<Int>()
             queue.setSpecific(key: key, value: 1)
-            let start = DispatchTime.now().uptimeNanoseconds
-            let timer = queue.sync {
-                let timer = QueueTimer(queue: queue) {
-                    XCTAssertEqual(DispatchQueue.getSpecific(key: key), 1)
-                    fired.mutate { $0.append(DispatchTime.now().uptimeNanoseconds - start) }
-                }
-                timer.schedule(at: Self.instant(after: 0.05))
-                return timer
+            let (timer, fired) = recordingTimer(on: queue, after: [0.05]) {
+                XCTAssertEqual(DispatchQueue.getSpecific(key: key), 1)
             }
             Thread.sleep(forTimeInterval: 0.3)
             XCTAssertEqual(fired.value.count, 1, "loop: \(loop != nil)")
@@ -122,14 +133,7 @@ final class EventLoopTests: XCTestCase {
 
     func testMovingATimerLaterFiresItOnlyAtTheNewDeadline() throws {
         try eachTimerPath { queue, _ in
-            let fired = LockedBox<[UInt64]>([])
-            let start = DispatchTime.now().uptimeNanoseconds
-            let timer = queue.sync {
-                let timer = QueueTimer(queue: queue) { fired.mutate { $0.append(DispatchTime.now().uptimeNanoseconds - start) } }
-                timer.schedule(at: Self.instant(after: 0.05))
-                timer.schedule(at: Self.instant(after: 0.2))
-                return timer
-            }
+            let (timer, fired) = recordingTimer(on: queue, after: [0.05, 0.2])
             Thread.sleep(forTimeInterval: 0.12)
             XCTAssertEqual(fired.value.count, 0, "the first deadline was replaced")
             Thread.sleep(forTimeInterval: 0.3)
@@ -143,13 +147,7 @@ final class EventLoopTests: XCTestCase {
     /// thread, must wake it, or it would fire late.
     func testMovingATimerEarlierWhileTheLoopSleepsFiresItOnTime() throws {
         try eachTimerPath { queue, loop in
-            let fired = LockedBox<[UInt64]>([])
-            let start = DispatchTime.now().uptimeNanoseconds
-            let timer = queue.sync {
-                let timer = QueueTimer(queue: queue) { fired.mutate { $0.append(DispatchTime.now().uptimeNanoseconds - start) } }
-                timer.schedule(at: Self.instant(after: 10))
-                return timer
-            }
+            let (timer, fired) = recordingTimer(on: queue, after: [10])
             Thread.sleep(forTimeInterval: 0.05)
             if let loop { XCTAssertTrue(loop.isThreadRunning) }
             queue.sync { timer.schedule(at: Self.instant(after: 0.05)) }
