@@ -36,30 +36,31 @@ public struct InboundPacket: Sendable, Hashable {
         _ bytes: UnsafeBufferPointer<UInt8>, isValidUTF8: Bool, maximumValues: Int = .max
     ) throws(JSONParseError) -> [InboundPacket]? {
         guard InboundFrame.startsLikeJSONPackets(bytes) else { return nil }
-        let parsed = JSONParser.parseCapturingCallIDs(
+        let parsed = JSONParser.parsePacketFrame(
             bytes, maximumDepth: JSONValue.defaultMaximumDepth, maximumValues: maximumValues,
             inputIsValidUTF8: isValidUTF8)
-        let value: JSONValue
-        let callIDTexts: [Int: String]
+        let frame: JSONParser.PacketFrame
         switch parsed {
         case .success(let result):
-            (value, callIDTexts) = result
+            frame = result
         case .failure(let error):
             if case .tooManyValues = error.reason { throw error }
             return nil
         }
         func inbound(_ element: JSONValue, index: Int) -> InboundPacket {
+            // Most packets were classified while they were read.
+            if let packet = frame.packet(at: index) { return InboundPacket(packet: packet) }
             let packet = Packet(classifying: element)
             // Most frames have no cid text kept: no lookup then.
-            guard !callIDTexts.isEmpty, let text = callIDTexts[index], element["event"]?.stringValue != nil else {
+            guard !frame.callIDTexts.isEmpty, let text = frame.callIDTexts[index], element["event"]?.stringValue != nil else {
                 return InboundPacket(packet: packet)
             }
             return InboundPacket(packet: packet, callIDText: text)
         }
-        if case .array(let elements) = value {
+        if case .array(let elements) = frame.value {
             return elements.enumerated().map { inbound($1, index: $0) }
         }
-        let packet = inbound(value, index: 0)
+        let packet = inbound(frame.value, index: 0)
         if case .raw = packet.packet, packet.callIDText == nil { return nil }
         return [packet]
     }

@@ -18,6 +18,10 @@ struct JSONParser {
     /// Packet index → the `cid` member's number text, when it is not the canonical decimal form
     /// of the integer the parser made of it.
     private(set) var callIDTexts: [Int: String] = [:]
+    /// The packets classified as they were read (see `classifiedPacket`): packet index 0 apart,
+    /// so a frame of one packet needs no array for it.
+    private var firstPacket: Packet?
+    private var laterPackets: [Packet?] = []
     /// True when the bytes came from a Swift `String`, so UTF-8 validation can be skipped.
     let inputIsValidUTF8: Bool
     var position = 0
@@ -55,19 +59,43 @@ struct JSONParser {
         }
     }
 
-    /// Parses a frame's document and also returns the wire text of each packet's `cid` that is
-    /// not written in the canonical form of the integer it stands for (keyed by packet index:
-    /// 0 for a lone object, the element index in a batch array).
-    static func parseCapturingCallIDs(
+    /// A frame's document as `parsePacketFrame` reads it.
+    struct PacketFrame {
+        /// The document. A packet object that `packet(at:)` holds is `.null` here: no
+        /// dictionary was made of its members.
+        var value: JSONValue
+        /// Packet index → the wire text of the packet's `cid` when it is not written in the
+        /// canonical form of the integer it stands for.
+        var callIDTexts: [Int: String]
+        fileprivate var firstPacket: Packet?
+        fileprivate var laterPackets: [Packet?]
+
+        /// The packet at `index` (0 for a lone object, the element index in a batch array) when
+        /// the parser classified it from its members as they were read: every transmit, invoke
+        /// and response whose `cid` was written canonically. Nil for the rest (`raw` elements,
+        /// non-objects, a `cid` whose text must be kept), whose value is in `value`.
+        func packet(at index: Int) -> Packet? {
+            if index == 0 { return firstPacket }
+            return index - 1 < laterPackets.count ? laterPackets[index - 1] : nil
+        }
+    }
+
+    /// Parses a frame's document (a packet object or a batch array of them), classifying each
+    /// packet object as it closes (see `PacketFrame`), and keeping the wire text of each
+    /// packet's `cid` that is not written in the canonical form of the integer it stands for.
+    static func parsePacketFrame(
         _ input: UnsafeBufferPointer<UInt8>, maximumDepth: Int, maximumValues: Int, inputIsValidUTF8: Bool
-    ) -> Result<(JSONValue, [Int: String]), JSONParseError> {
+    ) -> Result<PacketFrame, JSONParseError> {
         var parser = JSONParser(
             input: input, maximumDepth: maximumDepth, maximumValues: maximumValues, inputIsValidUTF8: inputIsValidUTF8,
             capturesCallIDs: true)
         do throws(JSONParseError) {
             parser.pendingPacketIndex = 0
             let value = try parser.parseDocument()
-            return .success((value, parser.callIDTexts))
+            return .success(
+                PacketFrame(
+                    value: value, callIDTexts: parser.callIDTexts, firstPacket: parser.firstPacket,
+                    laterPackets: parser.laterPackets))
         } catch {
             return .failure(error)
         }
@@ -181,6 +209,16 @@ struct JSONParser {
                 skipWhitespace()
             case UInt8(ascii: "}"):
                 position += 1
+                if let packetIndex, let packet = classifiedPacket(membersFrom: base, packetIndex: packetIndex) {
+                    memberStack.removeSubrange(base...)
+                    if packetIndex == 0 {
+                        firstPacket = packet
+                    } else {
+                        if laterPackets.count < packetIndex { laterPackets.append(contentsOf: repeatElement(nil, count: packetIndex - laterPackets.count)) }
+                        laterPackets[packetIndex - 1] = packet
+                    }
+                    return .null
+                }
                 var members = [String: JSONValue](minimumCapacity: memberStack.count - base)
                 for index in base..<memberStack.count {
                     // A repeated key keeps the last value, as JSON.parse does.
@@ -191,6 +229,23 @@ struct JSONParser {
             case let byte:
                 throw JSONParseError(.unexpectedCharacter(byte), offset: position)
             }
+        }
+    }
+
+    /// The packet a packet object's members (`memberStack[base...]`) make, read before any
+    /// dictionary is made of them: the members of a packet are two or three, and this saves
+    /// the dictionary, the hashing of its keys and the lookups the classification makes in it.
+    /// Nil when the object is `raw` (it needs its dictionary then) or its `cid` text is kept.
+    private func classifiedPacket(membersFrom base: Int, packetIndex: Int) -> Packet? {
+        if !callIDTexts.isEmpty, callIDTexts[packetIndex] != nil { return nil }
+        return Packet.classify { key in
+            // The last of a repeated key, as the dictionary would keep.
+            var index = memberStack.endIndex
+            while index > base {
+                index -= 1
+                if memberStack[index].0 == key { return memberStack[index].1 }
+            }
+            return nil
         }
     }
 

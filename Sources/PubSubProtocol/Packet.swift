@@ -17,35 +17,34 @@ public enum Packet: Sendable, Hashable {
     /// Classifies one decoded element with the v18.1+ rules: a string `event` with a numeric
     /// `cid` is an invoke, a string `event` otherwise a transmit, else a numeric `rid` is a response.
     public init(classifying value: JSONValue) {
-        guard case .object(let members) = value else {
+        guard case .object(let members) = value, let packet = Packet.classify(member: { members.packetMember($0) }) else {
             self = .raw(value)
             return
         }
-        if case .string(let event)? = members.packetMember("event") {
-            guard let cid = members.packetMember("cid"), cid.isNumber else {
-                self = .transmit(event: event, data: members.packetMember("data"))
-                return
+        self = packet
+    }
+
+    /// The v18.1+ rules over an object's members, `member` returning the value of a key (the
+    /// last one when repeated, as `JSON.parse` keeps); nil when the object is `raw`. One place
+    /// for the rules: `init(classifying:)` asks a dictionary, the frame parser the members it has
+    /// just read, before any dictionary is made of them.
+    @inline(__always)
+    static func classify(member: (String) -> JSONValue?) -> Packet? {
+        if case .string(let event)? = member("event") {
+            guard let cid = member("cid"), cid.isNumber else {
+                return .transmit(event: event, data: member("data"))
             }
-            guard let cidInteger = cid.intValue else {
-                self = .raw(value)
-                return
-            }
-            self = .invoke(event: event, data: members.packetMember("data"), cid: cidInteger)
-            return
+            guard let cidInteger = cid.intValue else { return nil }
+            return .invoke(event: event, data: member("data"), cid: cidInteger)
         }
-        if let rid = members.packetMember("rid"), rid.isNumber {
-            guard let ridInteger = rid.intValue else {
-                self = .raw(value)
-                return
+        if let rid = member("rid"), rid.isNumber {
+            guard let ridInteger = rid.intValue else { return nil }
+            if let error = member("error"), !error.isNull {
+                return .response(rid: ridInteger, result: .failure(RemoteError(hydrating: error)))
             }
-            if let error = members.packetMember("error"), !error.isNull {
-                self = .response(rid: ridInteger, result: .failure(RemoteError(hydrating: error)))
-            } else {
-                self = .response(rid: ridInteger, result: .success(members.packetMember("data")))
-            }
-            return
+            return .response(rid: ridInteger, result: .success(member("data")))
         }
-        self = .raw(value)
+        return nil
     }
 }
 

@@ -54,6 +54,52 @@ final class InboundPacketTests: XCTestCase {
         }
     }
 
+    /// The parser classifies packet objects from their members as it reads them, without a
+    /// dictionary; the result must be what `Packet(classifying:)` makes of the parsed value,
+    /// for every mix of members: repeated keys, extra keys, missing or mistyped ones, `cid`s and
+    /// `rid`s that are not integers, null and non-null errors, batches of packets and non-packets.
+    func testPacketsClassifiedWhileParsingMatchTheClassificationOfTheParsedValue() throws {
+        let keys = ["event", "cid", "rid", "data", "error", "x", "even", "cids"]
+        let values = [
+            #""e""#, ##""#publish""##, "7", "-3", "0", "1.5", "1e3", "-0", "9223372036854775808", "null", "true", "[]",
+            #"{"cid":1.5}"#, #"{"name":"E","message":"m"}"#, #""s""#, "[1,2]",
+        ]
+        var generator = SplitMix64(seed: 22)
+        func object() -> String {
+            let count = Int(generator.next() % 5)
+            let members = (0..<count).map { _ in
+                #""\#(keys[Int(generator.next() % UInt64(keys.count))])":\#(values[Int(generator.next() % UInt64(values.count))])"#
+            }
+            return "{" + members.joined(separator: ",") + "}"
+        }
+        var classified = 0
+        for round in 0..<20_000 {
+            let text: String
+            if round % 4 == 0 {
+                let elements = (0..<Int(1 + generator.next() % 4)).map { _ in generator.next() % 6 == 0 ? "5" : object() }
+                text = "[" + elements.joined(separator: ",") + "]"
+            } else {
+                text = object()
+            }
+            let value = try JSONValue(parsing: text)
+            let expected: [Packet]
+            if case .array(let elements) = value {
+                expected = elements.map(Packet.init(classifying:))
+            } else {
+                expected = [Packet(classifying: value)]
+            }
+            guard let packets = try InboundPacket.parseFrame(text) else {
+                // Only a lone object that is no packet makes no packets.
+                XCTAssertEqual(expected.count, 1, text)
+                if case .raw = expected[0] {} else { XCTFail("\(text): nil for \(expected[0])") }
+                continue
+            }
+            XCTAssertEqual(packets.map(\.packet), expected, text)
+            classified += expected.filter { if case .raw = $0 { false } else { true } }.count
+        }
+        XCTAssertGreaterThan(classified, 2_000, "the mixes should make many packets")
+    }
+
     func testTheValueBudgetStopsParsing() throws {
         // {"event":"e","data":[0,0]}: object, 2 keys, "e", array, 2 zeros = 7 values.
         let frame = #"{"event":"e","data":[0,0]}"#
