@@ -1,6 +1,7 @@
 /// The queue a sans-I/O core keeps its actions in until the driver drains them with
 /// `next()` (the cores' `nextAction()`). The storage is reused, so steady-state draining
-/// allocates nothing.
+/// allocates nothing, and each action is moved out, not copied (a copy would retain every
+/// reference the action holds, only for the queue's own copy to release them when it is cleared).
 ///
 /// `@_spi(Cores) public` and `@inlinable`, not `package`: the client session and the broker core
 /// drain one of these per action, from other modules, and a `package` generic is neither
@@ -8,7 +9,7 @@
 /// 0.6 µs of CPU per pipelined invoke). The SPI keeps it out of what `import PubSubClient`
 /// shows: only `@_spi(Cores) import MonotonicTime` sees it.
 @_spi(Cores) public struct ActionQueue<Action: Sendable>: Sendable {
-    @usableFromInline var actions: [Action] = []
+    @usableFromInline var actions: [Action?] = []
     /// Index of the next action to hand out.
     @usableFromInline var head = 0
 
@@ -31,6 +32,6 @@
             return nil
         }
         defer { head += 1 }
-        return actions[head]
+        return actions[head].take()
     }
 }
