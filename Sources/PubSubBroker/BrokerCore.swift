@@ -17,7 +17,7 @@ struct BrokerCore {
     var authorizesPublish = false
     /// Whether first handshakes must be authorized by the application (`.authorize(.handshake)`).
     var authorizesHandshake = false
-    private(set) var sessions: [BrokerConnectionID: BrokerSocketSession] = [:]
+    private(set) var sessions: [BrokerConnectionID: BrokerSessionSlot] = [:]
     private var channels: [String: ChannelSubscribers] = [:]
     private var idGenerator = SocketIDGenerator()
     private let tokens: AuthTokenAuthority
@@ -60,16 +60,16 @@ struct BrokerCore {
     // MARK: - Queries
 
     func socketInfo(_ connection: BrokerConnectionID) -> BrokerSocketInfo? {
-        sessions[connection]?.info
+        sessions[connection]?.session.info
     }
 
     func subscriptions(of connection: BrokerConnectionID) -> [String] {
-        sessions[connection]?.subscriptions ?? []
+        sessions[connection]?.session.subscriptions ?? []
     }
 
     /// Sockets that completed their handshake and are still open.
     var connectedSockets: [BrokerConnectionID] {
-        sessions.values.filter { $0.phase == .open }.map(\.connection)
+        sessions.values.filter { $0.session.phase == .open }.map(\.session.connection)
     }
 
     func subscriberCount(of channel: String) -> Int { channels[channel]?.count ?? 0 }
@@ -84,7 +84,7 @@ struct BrokerCore {
             session.pongDeadline = now + options.pingTimeout
         }
         session.handshakeDeadline = now + options.handshakeTimeout
-        sessions[connection] = session
+        sessions[connection] = BrokerSessionSlot(session)
         reportDeadline(connection)
     }
 
@@ -134,15 +134,15 @@ struct BrokerCore {
         while let top = deadlines.top, top.deadline <= now {
             deadlines.popTop()
             let connection = BrokerConnectionID(rawValue: top.key)
-            guard let session = sessions[connection], session.reportedDeadline == top.deadline else { continue }
-            sessions[connection]?.reportedDeadline = nil
+            guard let session = sessions[connection]?.session, session.reportedDeadline == top.deadline else { continue }
+            sessions[connection]?.session.reportedDeadline = nil
             runTimers(of: connection, now: now)
         }
         dropStaleDeadlines()
     }
 
     private mutating func runTimers(of connection: BrokerConnectionID, now: MonotonicInstant) {
-        guard var session = sessions[connection] else { return }
+        guard var session = sessions[connection]?.session else { return }
         if session.phase == .connecting, let deadline = session.handshakeDeadline, deadline <= now {
             fail(connection, .handshakeTimedOut)
             return
@@ -155,7 +155,7 @@ struct BrokerCore {
             session.nextPingAt = next
         }
         if let deadline = session.pongDeadline, deadline <= now {
-            sessions[connection] = session
+            sessions[connection]?.session = session
             fail(connection, .clientPongTimedOut)
             return
         }
@@ -164,7 +164,7 @@ struct BrokerCore {
             session.pendingInvokes[cid] = nil
             actions.append(.completeInvoke(token: pending.token, result: .failure(.timedOut)))
         }
-        sessions[connection] = session
+        sessions[connection]?.session = session
         reportDeadline(connection)
     }
 
@@ -179,7 +179,7 @@ struct BrokerCore {
 
     /// Sends a transmit to an open socket (dropped when the socket is not open, as the server does).
     mutating func transmit(to connection: BrokerConnectionID, event: String, data: JSONValue?) {
-        guard sessions[connection]?.phase == .open else { return }
+        guard sessions[connection]?.session.phase == .open else { return }
         write(Packet.transmit(event: event, data: data).encoded(with: codec), to: connection)
     }
 
@@ -188,7 +188,7 @@ struct BrokerCore {
     mutating func invoke(
         on connection: BrokerConnectionID, event: String, data: JSONValue?, ackTimeout: Duration?, now: MonotonicInstant
     ) -> UInt64? {
-        guard var session = sessions[connection], session.phase == .open else { return nil }
+        guard var session = sessions[connection]?.session, session.phase == .open else { return nil }
         let cid = session.nextCallID
         session.nextCallID += 1
         let token = nextInvokeToken
@@ -196,7 +196,7 @@ struct BrokerCore {
         let timeout = ackTimeout ?? options.ackTimeout
         session.pendingInvokes[cid] = .init(token: token, event: event, deadline: now + timeout)
         session.write(Packet.invoke(event: event, data: data, cid: cid).encoded(with: codec), kind: packetKind, into: &actions)
-        sessions[connection] = session
+        sessions[connection]?.session = session
         reportDeadline(connection)
         return token
     }
@@ -213,7 +213,7 @@ struct BrokerCore {
         let order = subscribers.inOrder()
         channels[channel] = subscribers
         actions.reserveCapacity(order.count)
-        for connection in order where sessions[connection]?.phase == .open {
+        for connection in order where sessions[connection]?.session.phase == .open {
             write(frame, to: connection)
         }
     }
@@ -223,14 +223,14 @@ struct BrokerCore {
     mutating func setAuthToken(
         on connection: BrokerConnectionID, payload: [String: JSONValue], wallClock: Date
     ) -> String? {
-        guard var session = sessions[connection], session.phase == .open else { return nil }
+        guard var session = sessions[connection]?.session, session.phase == .open else { return nil }
         let signed = tokens.sign(payload, now: wallClock)
         session.authToken = signed.payload
         session.signedAuthToken = signed.token
         session.write(
             Packet.transmit(event: BuiltInEvent.setAuthToken, data: .object(["token": .string(signed.token)])).encoded(with: codec),
             kind: packetKind, into: &actions)
-        sessions[connection] = session
+        sessions[connection]?.session = session
         return signed.token
     }
 
@@ -242,7 +242,7 @@ struct BrokerCore {
     /// Pushes `#kickOut` for `channel` (or for every subscribed channel when `nil`) and
     /// unsubscribes the socket.
     mutating func kickOut(_ connection: BrokerConnectionID, channel: String?, message: String?) {
-        guard let session = sessions[connection], session.phase == .open else { return }
+        guard let session = sessions[connection]?.session, session.phase == .open else { return }
         for name in channel.map({ [$0] }) ?? session.subscriptions {
             write(kickOutFrame(channel: name, message: message), to: connection)
             unsubscribe(connection, from: name)
@@ -256,13 +256,13 @@ struct BrokerCore {
 
     /// Starts holding packets for this socket until `flushBatch` (pings are never held).
     mutating func startBatch(_ connection: BrokerConnectionID) {
-        sessions[connection]?.batch = []
+        sessions[connection]?.session.batch = []
     }
 
     /// Sends the held packets as one batch frame (a JSON array, or the codec's) and stops batching.
     mutating func flushBatch(_ connection: BrokerConnectionID) {
-        guard let held = sessions[connection]?.batch else { return }
-        sessions[connection]?.batch = nil
+        guard let held = sessions[connection]?.session.batch else { return }
+        sessions[connection]?.session.batch = nil
         guard !held.isEmpty else { return }
         let frame = codec.encodeBatch(held)
         actions.append(packetKind == .text ? .send(connection, frame) : .sendBinary(connection, frame))
@@ -270,7 +270,7 @@ struct BrokerCore {
 
     /// Drops the held packets and stops batching.
     mutating func cancelBatch(_ connection: BrokerConnectionID) {
-        sessions[connection]?.batch = nil
+        sessions[connection]?.session.batch = nil
     }
 
     // MARK: - Inbound processing
@@ -282,13 +282,13 @@ struct BrokerCore {
     /// Whether a `#publish` invoke found by the scan (`mayTakeRawPublish` holding) may take the
     /// raw path on `connection`: the socket is open and nothing of its own waits before it.
     private mutating func acceptsRawPublish(from connection: BrokerConnectionID) -> Bool {
-        sessions[connection]?.isReadyForRawPublish() ?? false
+        sessions[connection]?.session.isReadyForRawPublish() ?? false
     }
 
     /// A `#publish` invoke read without a tree (`InboundPublish`): the same checks and answers as
     /// `processPublish`, with the client's data bytes spliced into the publication.
     private mutating func receivedPublish(_ publish: InboundPublish, from connection: BrokerConnectionID, wallClock: Date) {
-        if sessions[connection]?.authTokenExpired(at: wallClock) == true {
+        if sessions[connection]?.session.authTokenExpired(at: wallClock) == true {
             deauthenticate(connection, push: true)
         }
         let cid = publish.callIDText.map(BrokerCallID.init(text:)) ?? BrokerCallID(publish.cid)
@@ -302,11 +302,11 @@ struct BrokerCore {
     }
 
     private mutating func receivedPong(_ connection: BrokerConnectionID, now: MonotonicInstant, wallClock: Date) {
-        guard var session = sessions[connection] else { return }
+        guard var session = sessions[connection]?.session else { return }
         if !options.pingTimeoutDisabled {
             session.pongDeadline = now + options.pingTimeout
         }
-        sessions[connection] = session
+        sessions[connection]?.session = session
         if session.phase == .connecting {
             fail(connection, .messageBeforeHandshake)
             return
@@ -335,20 +335,20 @@ struct BrokerCore {
             return
         }
         guard let items else {
-            if sessions[connection]?.phase == .connecting {
+            if sessions[connection]?.session.phase == .connecting {
                 fail(connection, .messageBeforeHandshake)
             }
             return
         }
         // Mutated in place (not copied out) so the array is never duplicated.
-        sessions[connection]?.pendingItems.insert(contentsOf: items.reversed(), at: 0)
+        sessions[connection]?.session.pendingItems.insert(contentsOf: items.reversed(), at: 0)
         drainPendingItems(connection, wallClock: wallClock)
     }
 
     /// Processes queued inbound packets in order until none is left, an authorization is
     /// awaited, or the session ends.
     private mutating func drainPendingItems(_ connection: BrokerConnectionID, wallClock: Date) {
-        while let item = sessions[connection]?.takeNextPendingItem() {
+        while let item = sessions[connection]?.session.takeNextPendingItem() {
             process(item, from: connection, wallClock: wallClock)
         }
     }
@@ -358,8 +358,8 @@ struct BrokerCore {
     mutating func authorizationDecided(
         _ connection: BrokerConnectionID, rejection: RemoteError?, wallClock: Date
     ) {
-        guard let pending = sessions[connection]?.awaitingAuthorization else { return }
-        sessions[connection]?.awaitingAuthorization = nil
+        guard let pending = sessions[connection]?.session.awaitingAuthorization else { return }
+        sessions[connection]?.session.awaitingAuthorization = nil
         if let rejection {
             answerError(connection, cid: pending.cid, rejection)
         } else {
@@ -381,7 +381,7 @@ struct BrokerCore {
     private mutating func process(
         _ item: InboundItem, from connection: BrokerConnectionID, wallClock: Date
     ) {
-        guard let phase = withSession(connection, { $0.phase }) else { return }
+        guard let phase = sessions[connection]?.session.phase else { return }
         guard case .event(let event, let data, let cid) = item else {
             if phase == .connecting {
                 fail(connection, .messageBeforeHandshake)
@@ -397,10 +397,10 @@ struct BrokerCore {
                 fail(connection, .handshakeRejected)
                 return
             }
-            if authorizesHandshake, phase == .connecting, let info = withSession(connection, { $0.info }) {
+            if authorizesHandshake, phase == .connecting, let info = sessions[connection]?.session.info {
                 let request = BrokerHandshakeRequest(socket: info, data: data)
-                sessions[connection]?.handshakeDeadline = nil
-                sessions[connection]?.awaitingAuthorization = .init(request: .handshake(request), cid: cid)
+                sessions[connection]?.session.handshakeDeadline = nil
+                sessions[connection]?.session.awaitingAuthorization = .init(request: .handshake(request), cid: cid)
                 actions.append(.authorize(connection, .handshake(request)))
                 return
             }
@@ -426,7 +426,7 @@ struct BrokerCore {
         default:
             break
         }
-        if withSession(connection, { $0.authTokenExpired(at: wallClock) }) == true {
+        if sessions[connection]?.session.authTokenExpired(at: wallClock) == true {
             deauthenticate(connection, push: true)
         }
         switch event {
@@ -437,7 +437,7 @@ struct BrokerCore {
         case BuiltInEvent.unsubscribe:
             processUnsubscribe(connection, data: data, cid: cid)
         default:
-            guard let info = withSession(connection, { $0.info }) else { return }
+            guard let info = sessions[connection]?.session.info else { return }
             if let cid {
                 actions.append(.callProcedure(.init(connection: connection, socket: info, procedure: event, data: data, cid: cid)))
             } else {
@@ -455,10 +455,10 @@ struct BrokerCore {
             authorizationDecided(connection, rejection: nil, wallClock: wallClock)
             return
         }
-        guard let pending = sessions[connection]?.awaitingAuthorization,
+        guard let pending = sessions[connection]?.session.awaitingAuthorization,
             case .handshake = pending.request
         else { return }
-        sessions[connection]?.awaitingAuthorization = nil
+        sessions[connection]?.session.awaitingAuthorization = nil
         answerError(connection, cid: pending.cid, RemoteError(name: "Error", message: rejection.reason))
         endSession(connection, code: rejection.code.rawValue, reason: Self.closeReason(rejection.reason), sendClose: true)
     }
@@ -477,7 +477,7 @@ struct BrokerCore {
     private mutating func processHandshake(
         _ connection: BrokerConnectionID, data: JSONValue?, cid: BrokerCallID, wallClock: Date
     ) {
-        guard var session = sessions[connection] else { return }
+        guard var session = sessions[connection]?.session else { return }
         session.handshakeDeadline = nil
         // `data.authToken || null`: every falsy value counts as "no token".
         var token = data?.objectValue?["authToken"]
@@ -510,7 +510,7 @@ struct BrokerCore {
         if removeToken {
             session.write(removeAuthTokenFrame, kind: packetKind, into: &actions)
         }
-        sessions[connection] = session
+        sessions[connection]?.session = session
         if firstHandshake {
             actions.append(.socketConnected(connection, session.info))
         }
@@ -519,7 +519,7 @@ struct BrokerCore {
     private mutating func processAuthenticate(
         _ connection: BrokerConnectionID, data: JSONValue?, cid: BrokerCallID, wallClock: Date
     ) {
-        guard var session = sessions[connection] else { return }
+        guard var session = sessions[connection]?.session else { return }
         switch tokens.verify(data, now: wallClock) {
         case .valid(let payload, let signed):
             session.authToken = payload
@@ -527,7 +527,7 @@ struct BrokerCore {
             session.write(
                 codec.encodedAuthenticateResponse(AuthenticateResponse(isAuthenticated: true), rid: cid.value).withResponseID(cid),
                 kind: packetKind, into: &actions)
-            sessions[connection] = session
+            sessions[connection]?.session = session
         case .rejected(let error, let isBadToken):
             session.authToken = nil
             session.signedAuthToken = nil
@@ -543,7 +543,7 @@ struct BrokerCore {
                         .withResponseID(cid),
                     kind: packetKind, into: &actions)
             }
-            sessions[connection] = session
+            sessions[connection]?.session = session
         }
     }
 
@@ -563,10 +563,10 @@ struct BrokerCore {
             actions.append(.channelNameTooLong(connection, length: channel.utf8.count, limit: limit))
             return
         }
-        guard let info = sessions[connection]?.info else { return }
+        guard let info = sessions[connection]?.session.info else { return }
         let request = BrokerPublishRequest(socket: info, channel: channel, data: payload["data"])
         if authorizesPublish {
-            sessions[connection]?.awaitingAuthorization = .init(request: .publish(request), cid: cid)
+            sessions[connection]?.session.awaitingAuthorization = .init(request: .publish(request), cid: cid)
             actions.append(.authorize(connection, .publish(request)))
             return
         }
@@ -596,11 +596,11 @@ struct BrokerCore {
             actions.append(.channelNameTooLong(connection, length: channel.utf8.count, limit: limit))
             return
         }
-        guard let info = sessions[connection]?.info else { return }
+        guard let info = sessions[connection]?.session.info else { return }
         let request = BrokerSubscribeRequest(
             socket: info, channel: channel, data: payload["data"], waitForAuth: payload["waitForAuth"]?.isTruthy == true)
         if authorizesSubscribe {
-            sessions[connection]?.awaitingAuthorization = .init(request: .subscribe(request), cid: cid)
+            sessions[connection]?.session.awaitingAuthorization = .init(request: .subscribe(request), cid: cid)
             actions.append(.authorize(connection, .subscribe(request)))
             return
         }
@@ -617,7 +617,7 @@ struct BrokerCore {
         }
         // socketcluster-server checks the limit before anything else, even for a channel the
         // socket is already subscribed to.
-        if let limit = options.socketChannelLimit, let session = sessions[connection], session.subscriptionList.count >= limit {
+        if let limit = options.socketChannelLimit, let session = sessions[connection]?.session, session.subscriptionList.count >= limit {
             let message =
                 "Failed to subscribe socket to the \(request.channel) channel - InvalidActionError: Socket "
                 + "\(session.id) tried to exceed the channel subscription limit of \(limit)"
@@ -625,7 +625,7 @@ struct BrokerCore {
             actions.append(.channelLimitReached(connection, channel: request.channel, limit: limit))
             return
         }
-        if let budget = options.maxSubscriptionBytes, let session = sessions[connection], !session.isSubscribed(to: request.channel),
+        if let budget = options.maxSubscriptionBytes, let session = sessions[connection]?.session, !session.isSubscribed(to: request.channel),
             session.subscriptionList.byteCount + request.channel.utf8.count > budget
         {
             let message =
@@ -635,7 +635,7 @@ struct BrokerCore {
             actions.append(.subscriptionBytesLimitReached(connection, limit: budget))
             return
         }
-        sessions[connection]?.addSubscription(request.channel)
+        sessions[connection]?.session.addSubscription(request.channel)
         channels[request.channel, default: ChannelSubscribers()].insert(connection)
         write(emptyResponse(rid: cid), to: connection)
     }
@@ -643,7 +643,7 @@ struct BrokerCore {
     private mutating func processUnsubscribe(
         _ connection: BrokerConnectionID, data: JSONValue?, cid: BrokerCallID?
     ) {
-        guard let channel = data?.stringValue, let session = sessions[connection] else {
+        guard let channel = data?.stringValue, let session = sessions[connection]?.session else {
             answerError(connection, cid: cid, .invalidAction("Unsubscribe channel name was malformatted"))
             return
         }
@@ -667,7 +667,7 @@ struct BrokerCore {
     private mutating func resolveInvoke(
         _ connection: BrokerConnectionID, rid: Int64, result: Result<JSONValue?, RemoteError>
     ) {
-        guard let pending = sessions[connection]?.pendingInvokes.removeValue(forKey: rid) else { return }
+        guard let pending = sessions[connection]?.session.pendingInvokes.removeValue(forKey: rid) else { return }
         actions.append(.completeInvoke(token: pending.token, result: result.mapError { .remote($0) }))
         reportDeadline(connection)
     }
@@ -676,7 +676,7 @@ struct BrokerCore {
 
     private mutating func write(_ packet: [UInt8], to connection: BrokerConnectionID) {
         let kind = packetKind
-        sessions[connection]?.write(packet, kind: kind, into: &actions)
+        sessions[connection]?.session.write(packet, kind: kind, into: &actions)
     }
 
     private mutating func answerError(
@@ -689,22 +689,22 @@ struct BrokerCore {
     private mutating func deliver(
         _ connection: BrokerConnectionID, receiver: String, data: JSONValue?
     ) {
-        guard let info = sessions[connection]?.info else { return }
+        guard let info = sessions[connection]?.session.info else { return }
         actions.append(.deliverMessage(.init(connection: connection, socket: info, receiver: receiver, data: data)))
     }
 
     private mutating func deauthenticate(_ connection: BrokerConnectionID, push: Bool) {
-        guard var session = sessions[connection] else { return }
+        guard var session = sessions[connection]?.session else { return }
         session.authToken = nil
         session.signedAuthToken = nil
         if push {
             session.write(removeAuthTokenFrame, kind: packetKind, into: &actions)
         }
-        sessions[connection] = session
+        sessions[connection]?.session = session
     }
 
     private mutating func unsubscribe(_ connection: BrokerConnectionID, from channel: String) {
-        sessions[connection]?.removeSubscription(channel)
+        sessions[connection]?.session.removeSubscription(channel)
         channels[channel]?.remove(connection)
         if channels[channel]?.isEmpty == true { channels[channel] = nil }
     }
@@ -737,7 +737,7 @@ struct BrokerCore {
     private mutating func endSession(
         _ connection: BrokerConnectionID, code: UInt16, reason: String, sendClose: Bool
     ) {
-        guard let session = sessions.removeValue(forKey: connection) else { return }
+        guard let session = sessions.removeValue(forKey: connection)?.session else { return }
         for channel in session.subscriptions {
             channels[channel]?.remove(connection)
             if channels[channel]?.isEmpty == true { channels[channel] = nil }
@@ -755,20 +755,10 @@ struct BrokerCore {
     }
 
     private mutating func reportDeadline(_ connection: BrokerConnectionID) {
-        // Runs after every message: the session is changed in place, not copied out and back.
-        guard let report = sessions[connection]?.recordNextDeadline(), report.changed else { return }
+        // Runs after every message (the session is changed in place, see `BrokerSessionSlot`).
+        guard let report = sessions[connection]?.session.recordNextDeadline(), report.changed else { return }
         if let deadline = report.deadline { deadlines.insert(deadline, connection.rawValue) }
         dropStaleDeadlines()
-    }
-
-    /// Runs `body` on the session of `connection` in place, `nil` without one. Reading through
-    /// `sessions[connection]` copies the whole session out first (a retain and a release of each
-    /// reference it holds), which every message would pay.
-    private mutating func withSession<T>(
-        _ connection: BrokerConnectionID, _ body: (inout BrokerSocketSession) -> T
-    ) -> T? {
-        guard let index = sessions.index(forKey: connection) else { return nil }
-        return body(&sessions.values[index])
     }
 
     /// Pops stale entries off the top of the heap, so `nextDeadline` is exact, and rebuilds it
@@ -776,10 +766,10 @@ struct BrokerCore {
     private mutating func dropStaleDeadlines() {
         if deadlines.count > 2 * sessions.count + 16 {
             deadlines.rebuild { entry in
-                sessions[BrokerConnectionID(rawValue: entry.key)]?.reportedDeadline == entry.deadline
+                sessions[BrokerConnectionID(rawValue: entry.key)]?.session.reportedDeadline == entry.deadline
             }
         }
-        while let top = deadlines.top, sessions[BrokerConnectionID(rawValue: top.key)]?.reportedDeadline != top.deadline {
+        while let top = deadlines.top, sessions[BrokerConnectionID(rawValue: top.key)]?.session.reportedDeadline != top.deadline {
             deadlines.popTop()
         }
     }
