@@ -299,9 +299,15 @@ final class BrokerEngine: @unchecked Sendable {
         let deadline = core.nextDeadline
         guard deadline != armedDeadline else { return }
         armedDeadline = deadline
-        scheduler?.schedule(at: deadline, now: clock().now) { [weak self] in
-            self?.armedDeadline = nil
-            self?.deadlineReached()
+        // The timer holds this engine strongly, not weakly: a weak reference gives the engine a
+        // side table, and every retain and release of it then takes the runtime's slow path
+        // (each message and call retains it). The hold lasts while a deadline is armed, that is
+        // while sessions are open, whose connections hold the engine anyway.
+        scheduler?.schedule(at: deadline, now: clock().now) { [self] in
+            armedDeadline = nil
+            deadlineReached()
+            // Nothing re-armed (no session left): let the timer go, and its hold with it.
+            if armedDeadline == nil { scheduler?.schedule(at: nil, now: clock().now) {} }
         }
     }
 

@@ -21,7 +21,9 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
     private(set) var port = 0
     private let maxOutboundBufferedBytes: Int
     private let maxConnections: Int?
-    private weak var engine: BrokerEngine?
+    /// Held strongly: a weak reference would give the engine a side table, making every retain
+    /// and release of it slow (the engine holds this listener weakly, so there is no cycle).
+    private let engine: BrokerEngine
     private let log: BrokerLog
 
     private init(maxOutboundBufferedBytes: Int, maxConnections: Int?, engine: BrokerEngine, log: BrokerLog) {
@@ -71,7 +73,7 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
     /// until the connection ends (the server then drops the handler), so a message costs no weak
     /// load; the listener is only looked up when the connection opens or closes.
     private func handler(for driver: WebSocketConnectionDriver) -> (WebSocketEvent) -> Void {
-        guard let engine else { return { _ in } }
+        let engine = engine
         var connection: BrokerConnectionID?
         return { [weak self] event in
             switch event {
@@ -130,7 +132,7 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
             _ = try? driver.perform { machine, now in
                 machine.close(code: WebSocketCloseCode(BrokerOptions.slowConsumerCloseCode.rawValue), reason: reason, now: now)
             }
-            engine?.slowConsumer(connection, bufferedBytes: buffered, reason: reason)
+            engine.slowConsumer(connection, bufferedBytes: buffered, reason: reason)
             return
         }
         // A write to a closing connection fails; the close itself reaches the engine as `.closed`.
