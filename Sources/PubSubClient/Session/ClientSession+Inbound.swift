@@ -18,7 +18,7 @@ extension ClientSession {
         for inbound in packets {
             // A packet may close the connection (handshake rejection); the rest of the
             // batch belongs to a connection that no longer exists.
-            guard connection.link?.isOpen == true else { return }
+            guard connection.isTransportOpen else { return }
             if let invoke = inbound.invokeWithCallIDText {
                 // A cid that is a number but no `Int64` (`1.5`, `1e30`): answered all the same.
                 handleInvoke(event: invoke.event, data: invoke.data, cid: 0, cidText: invoke.callIDText, now: now)
@@ -142,7 +142,7 @@ extension ClientSession {
             removeTokenOnServerRequest()
             sendResponse(cid: cid, cidText: cidText, result: .success(nil))
         default:
-            guard let transport = connection.link?.transport else { return }
+            guard let transport = connection.transportID else { return }
             let request = ServerRequestID(connection: transport.rawValue, cid: cid, cidText: cidText)
             updateLink { $0.openRequests.insert(request) }
             emit(.request(.init(event: event, data: data, id: request)))

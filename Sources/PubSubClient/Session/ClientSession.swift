@@ -77,7 +77,7 @@ package struct ClientSession: Sendable {
             return min(a, b)
         }
         return earlier(
-            earlier(earlier(acks.nextDeadline, outbound.nextDeadline), earlier(ping.deadline, connection.link?.openDeadline)),
+            earlier(earlier(acks.nextDeadline, outbound.nextDeadline), earlier(ping.deadline, connection.openDeadline)),
             reconnectDeadline)
     }
 
@@ -225,8 +225,8 @@ package struct ClientSession: Sendable {
         _ id: TransportID, code: UInt16, reason: String, error: TransportFailure? = nil,
         now: MonotonicInstant
     ) {
-        guard let link = connection.link, link.transport == id else { return }
-        if !link.isOpen, error?.kind == .timedOut {
+        guard connection.transportID == id else { return }
+        if !connection.isTransportOpen, error?.kind == .timedOut {
             handleClose(code: SocketClusterCloseCode.connectTimedOut.rawValue, reason: "", allowReconnect: true, keepQueue: false, now: now)
             return
         }
@@ -252,8 +252,7 @@ package struct ClientSession: Sendable {
 
     /// Whether `id` is the current transport and its WebSocket is open.
     func isCurrentAndOpen(_ id: TransportID) -> Bool {
-        guard let link = connection.link else { return false }
-        return link.transport == id && link.isOpen
+        connection.isOpenTransport(id)
     }
 
     /// Changes the current link in place (the enum is emptied first, so its storage is not copied).
@@ -330,7 +329,7 @@ package struct ClientSession: Sendable {
         code: UInt16, reason: String, error: TransportFailure? = nil, allowReconnect: Bool,
         keepQueue: Bool, now: MonotonicInstant
     ) {
-        guard connection.link != nil else { return }
+        guard connection.transportID != nil else { return }
         let wasOpen = connection.state == .open
         let kind: BadConnectionKind = wasOpen ? .disconnect : .connectAbort
         let closeCode = SocketClusterCloseCode(code)
@@ -400,7 +399,7 @@ package struct ClientSession: Sendable {
         var rounds = 0
         while let deadline = nextDeadline, deadline <= now, rounds < 16 {
             rounds += 1
-            if let openDeadline = connection.link?.openDeadline, openDeadline <= now {
+            if let openDeadline = connection.openDeadline, openDeadline <= now {
                 closeLocally(code: SocketClusterCloseCode.connectTimedOut.rawValue, reason: "", allowReconnect: true, now: now)
                 continue
             }

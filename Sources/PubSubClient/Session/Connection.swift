@@ -17,11 +17,44 @@ enum Connection: Sendable {
         }
     }
 
-    /// The current transport, unless closed.
+    /// The current transport, unless closed. A copy, with a retain and a release of each
+    /// reference the link holds: the checks made on every message read the fields below.
     var link: Link? {
         switch self {
         case .closed: return nil
         case .connecting(let link), .open(let link, _): return link
+        }
+    }
+
+    /// The current transport's id, unless closed.
+    var transportID: TransportID? {
+        switch self {
+        case .closed: return nil
+        case .connecting(let link), .open(let link, _): return link.transport
+        }
+    }
+
+    /// Whether `id` is the current transport and its WebSocket is open.
+    func isOpenTransport(_ id: TransportID) -> Bool {
+        switch self {
+        case .closed: return false
+        case .connecting(let link), .open(let link, _): return link.transport == id && link.isOpen
+        }
+    }
+
+    /// Whether the current transport's WebSocket is open.
+    var isTransportOpen: Bool {
+        switch self {
+        case .closed: return false
+        case .connecting(let link), .open(let link, _): return link.isOpen
+        }
+    }
+
+    /// When the current attempt fails unless its WebSocket opened (`Link.openDeadline`).
+    var openDeadline: MonotonicInstant? {
+        switch self {
+        case .closed: return nil
+        case .connecting(let link), .open(let link, _): return link.openDeadline
         }
     }
 }
