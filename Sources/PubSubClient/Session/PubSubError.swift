@@ -20,51 +20,100 @@ import PubSubProtocol
 public struct PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, for code that reacts to it.
     public var code: Code
+    /// The rest, behind one reference: an error travels inside every call's `Result`, so its size
+    /// is copied with each answer (as 16 optional fields it made a `Result` 330 bytes long).
+    /// Copied on write, so the type keeps value semantics.
+    private var storage: Storage
+
     /// The JS error class name: the server's name for ``Code/remote`` and
     /// ``Code/handshakeRejected``, else fixed by the code (`TimeoutError`, `BadConnectionError`...).
-    public var name: String
+    public var name: String {
+        get { storage.fields.name }
+        set { uniqueStorage().fields.name = newValue }
+    }
     /// Human-readable explanation. Text from the server (a remote error's name and message, a
     /// close reason, a channel or event name) is escaped with `escapedForDisplay`, so the message
     /// is safe to print or log; the context fields keep it as received. A ``Code/transport``
     /// failure's message is the driver's (WireKit's description, which escapes the peer's text
     /// itself).
-    public var message: String
-
+    public var message: String {
+        get { storage.fields.message }
+        set { uniqueStorage().fields.message = newValue }
+    }
     /// The event (or procedure) of the call that failed: ``Code/timeout``, ``Code/badConnection``,
     /// ``Code/outboundQueueFull``, ``Code/queuedTransmitExpired``, ``Code/batchCancelled``,
     /// ``Code/invalidResponse``, ``Code/cancelled``; `connect` for a cancelled connect.
-    public var event: String?
+    public var event: String? {
+        get { storage.fields.event }
+        set { uniqueStorage().fields.event = newValue }
+    }
     /// The close code of the connection that ended: ``Code/badConnection``,
     /// ``Code/handshakeRejected``, ``Code/socketProtocol``, ``Code/connectionFailed``.
-    public var closeCode: SocketClusterCloseCode?
+    public var closeCode: SocketClusterCloseCode? {
+        get { storage.fields.closeCode }
+        set { uniqueStorage().fields.closeCode = newValue }
+    }
     /// The close reason (or the standard text for the code when the close frame had none) of
     /// ``Code/badConnection``, ``Code/socketProtocol`` and ``Code/connectionFailed``, as received.
-    public var closeReason: String?
+    public var closeReason: String? {
+        get { storage.fields.closeReason }
+        set { uniqueStorage().fields.closeReason = newValue }
+    }
     /// For ``Code/badConnection``: whether the connection ended before or after its handshake.
-    public var badConnectionKind: BadConnectionKind?
+    public var badConnectionKind: BadConnectionKind? {
+        get { storage.fields.badConnectionKind }
+        set { uniqueStorage().fields.badConnectionKind = newValue }
+    }
     /// The server's error, as received: ``Code/remote`` and ``Code/handshakeRejected``.
-    public var remote: RemoteError?
+    public var remote: RemoteError? {
+        get { storage.fields.remote }
+        set { uniqueStorage().fields.remote = newValue }
+    }
     /// Why the WebSocket itself failed: ``Code/transport``. With the WireKit driver, its
     /// `webSocketError` is WireKit's full typed reason.
-    public var transport: TransportFailure?
+    public var transport: TransportFailure? {
+        get { storage.fields.transport }
+        set { uniqueStorage().fields.transport = newValue }
+    }
     /// The server request that could not be answered: ``Code/alreadyResponded``,
     /// ``Code/requestExpired``.
-    public var request: ServerRequestID?
+    public var request: ServerRequestID? {
+        get { storage.fields.request }
+        set { uniqueStorage().fields.request = newValue }
+    }
     /// The channel of ``Code/channelClosed``, as received.
-    public var channel: String?
+    public var channel: String? {
+        get { storage.fields.channel }
+        set { uniqueStorage().fields.channel = newValue }
+    }
     /// What exactly was wrong, as received or reported by the failing part:
     /// ``Code/invalidResponse``, ``Code/malformedPacket``, ``Code/coding``, ``Code/tokenStore``,
     /// ``Code/invalidArgument``.
-    public var detail: String?
+    public var detail: String? {
+        get { storage.fields.detail }
+        set { uniqueStorage().fields.detail = newValue }
+    }
     /// For ``Code/codecMismatch``: the frame type the session's codec reads.
-    public var expectedMessageKind: PacketMessageKind?
+    public var expectedMessageKind: PacketMessageKind? {
+        get { storage.fields.expectedMessageKind }
+        set { uniqueStorage().fields.expectedMessageKind = newValue }
+    }
     /// For ``Code/codecMismatch``: the frame type the server sent.
-    public var receivedMessageKind: PacketMessageKind?
+    public var receivedMessageKind: PacketMessageKind? {
+        get { storage.fields.receivedMessageKind }
+        set { uniqueStorage().fields.receivedMessageKind = newValue }
+    }
     /// For ``Code/outboundQueueFull``: the queue's count limit
     /// (`SessionConfiguration.maxQueuedMessages`).
-    public var maxQueuedMessages: Int?
+    public var maxQueuedMessages: Int? {
+        get { storage.fields.maxQueuedMessages }
+        set { uniqueStorage().fields.maxQueuedMessages = newValue }
+    }
     /// For ``Code/outboundQueueFull``: the queue's byte limit (`SessionConfiguration.maxQueuedBytes`).
-    public var maxQueuedBytes: Int?
+    public var maxQueuedBytes: Int? {
+        get { storage.fields.maxQueuedBytes }
+        set { uniqueStorage().fields.maxQueuedBytes = newValue }
+    }
 
     /// A failure with `code` and `message` (used as given: escape peer text yourself) and the
     /// context fields that apply. `name` defaults to `remote?.name` for ``Code/remote`` and
@@ -80,23 +129,52 @@ public struct PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
         maxQueuedMessages: Int? = nil, maxQueuedBytes: Int? = nil
     ) {
         self.code = code
-        self.name = name ?? code.defaultName(remote: remote)
-        self.message = message
-        self.event = event
-        self.closeCode = closeCode
-        self.closeReason = closeReason
-        self.badConnectionKind = badConnectionKind
-        self.remote = remote
-        self.transport = transport
-        self.request = request
-        self.channel = channel
-        self.detail = detail
-        self.expectedMessageKind = expectedMessageKind
-        self.receivedMessageKind = receivedMessageKind
-        self.maxQueuedMessages = maxQueuedMessages
-        self.maxQueuedBytes = maxQueuedBytes
+        storage = Storage(
+            Fields(
+                name: name ?? code.defaultName(remote: remote), message: message, event: event, closeCode: closeCode,
+                closeReason: closeReason, badConnectionKind: badConnectionKind, remote: remote, transport: transport,
+                request: request, channel: channel, detail: detail, expectedMessageKind: expectedMessageKind,
+                receivedMessageKind: receivedMessageKind, maxQueuedMessages: maxQueuedMessages, maxQueuedBytes: maxQueuedBytes))
     }
 
     /// The error's name and message, as `name: message` (both escaped, see ``message``).
     public var description: String { "\(name.escapedForDisplay): \(message)" }
+
+    /// Whether both errors have the same code and the same fields.
+    public static func == (lhs: PubSubError, rhs: PubSubError) -> Bool {
+        lhs.code == rhs.code && (lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields)
+    }
+
+    private mutating func uniqueStorage() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+        return storage
+    }
+
+    /// The fields besides `code`, shared between copies until one is changed.
+    private final class Storage: @unchecked Sendable {
+        // Changed only through `uniqueStorage()`: a shared instance never changes.
+        var fields: Fields
+
+        init(_ fields: Fields) {
+            self.fields = fields
+        }
+    }
+
+    private struct Fields: Equatable {
+        var name: String
+        var message: String
+        var event: String?
+        var closeCode: SocketClusterCloseCode?
+        var closeReason: String?
+        var badConnectionKind: BadConnectionKind?
+        var remote: RemoteError?
+        var transport: TransportFailure?
+        var request: ServerRequestID?
+        var channel: String?
+        var detail: String?
+        var expectedMessageKind: PacketMessageKind?
+        var receivedMessageKind: PacketMessageKind?
+        var maxQueuedMessages: Int?
+        var maxQueuedBytes: Int?
+    }
 }
