@@ -29,7 +29,8 @@ final class SessionDriver: @unchecked Sendable {
     private var currentTransport: TransportID?
     private var timer: QueueTimer?
     private var armedDeadline: MonotonicInstant?
-    private var completions: [CallID: Completion] = [:]
+    /// By call number (handed out in order: no hashing, see `SequentialKeyTable`).
+    private var completions = SequentialKeyTable<Completion>()
     private var connectCompletions: [CallID: ConnectCompletion] = [:]
     /// Where events go; touched on the queue only.
     let router = EventRouter()
@@ -190,7 +191,7 @@ final class SessionDriver: @unchecked Sendable {
     func call(_ start: (inout ClientSession, MonotonicInstant) -> CallID, completion: @escaping Completion) {
         run { session, now in
             let id = start(&session, now)
-            completions[id] = completion
+            completions.insert(completion, for: id.rawValue)
         }
     }
 
@@ -204,7 +205,7 @@ final class SessionDriver: @unchecked Sendable {
         if isOnQueue { return call(start, completion: completion) }
         queue.async { [self] in
             let id = start(&session, now)
-            completions[id] = completion
+            completions.insert(completion, for: id.rawValue)
             execute(flush: false)
         }
     }
@@ -347,7 +348,7 @@ final class SessionDriver: @unchecked Sendable {
             if logSink.isOn, case .failure(let error) = result, error.code == .outboundQueueFull {
                 sessionLog.outboundQueueFull(error)
             }
-            completions.removeValue(forKey: id)?(result)
+            completions.removeValue(for: id.rawValue)?(result)
         case .completeConnect(let id, let result):
             connectCompletions.removeValue(forKey: id)?(result)
         case .saveToken(let name, let token):

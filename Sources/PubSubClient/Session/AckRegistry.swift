@@ -27,7 +27,8 @@ struct PendingCall: Sendable, Equatable {
 /// connection (`removeAll`). Responses with unknown rids find nothing and are ignored.
 struct AckRegistry: Sendable {
     private(set) var nextCid: Int64 = 1
-    private var pending: [Int64: PendingCall] = [:]
+    /// By cid (bit pattern); cids are handed out in order, so no hashing (`SequentialKeyTable`).
+    private var pending = SequentialKeyTable<PendingCall>()
     private var deadlines = DeadlineHeap()  // keyed by cid (bit pattern)
 
     /// Pending entries.
@@ -45,13 +46,13 @@ struct AckRegistry: Sendable {
     }
 
     mutating func register(_ call: PendingCall) {
-        pending[call.cid] = call
+        pending.insert(call, for: UInt64(bitPattern: call.cid))
         if let deadline = call.deadline { deadlines.insert(deadline, UInt64(bitPattern: call.cid)) }
     }
 
     /// The entry answered by `rid`, removed; nil for unknown, late or duplicate rids.
     mutating func resolve(rid: Int64) -> PendingCall? {
-        guard let call = pending.removeValue(forKey: rid) else { return nil }
+        guard let call = pending.removeValue(for: UInt64(bitPattern: rid)) else { return nil }
         dropStaleDeadlines()
         return call
     }
@@ -61,9 +62,8 @@ struct AckRegistry: Sendable {
         var expired: [PendingCall] = []
         while let top = deadlines.top, top.deadline <= now {
             deadlines.popTop()
-            let cid = Int64(bitPattern: top.key)
-            if let call = pending[cid], call.deadline == top.deadline {
-                pending.removeValue(forKey: cid)
+            if let call = pending.value(for: top.key), call.deadline == top.deadline {
+                _ = pending.removeValue(for: top.key)
                 expired.append(call)
             }
         }
@@ -73,29 +73,29 @@ struct AckRegistry: Sendable {
 
     /// Removes the entries `matching` accepts, in cid order.
     mutating func remove(where matching: (PendingCall) -> Bool) -> [PendingCall] {
-        let removed = pending.values.filter(matching).sorted { $0.cid < $1.cid }
-        for call in removed { pending.removeValue(forKey: call.cid) }
+        let removed = pending.entries.map(\.value).filter(matching).sorted { $0.cid < $1.cid }
+        for call in removed { _ = pending.removeValue(for: UInt64(bitPattern: call.cid)) }
         if !removed.isEmpty { dropStaleDeadlines() }
         return removed
     }
 
     /// Removes every entry (connection lost), in cid order.
     mutating func removeAll() -> [PendingCall] {
-        let all = pending.values.sorted { $0.cid < $1.cid }
+        let all = pending.entries.map(\.value).sorted { $0.cid < $1.cid }
         pending.removeAll()
         deadlines.removeAll()
         return all
     }
 
     private func isLive(_ entry: DeadlineHeap.Entry) -> Bool {
-        pending[Int64(bitPattern: entry.key)]?.deadline == entry.deadline
+        pending.value(for: entry.key)?.deadline == entry.deadline
     }
 
     private mutating func dropStaleDeadlines() {
         while let top = deadlines.top, !isLive(top) { deadlines.popTop() }
         if deadlines.count > 2 * pending.count + 64 {
             let live = pending
-            deadlines.rebuild { live[Int64(bitPattern: $0.key)]?.deadline == $0.deadline }
+            deadlines.rebuild { live.value(for: $0.key)?.deadline == $0.deadline }
         }
     }
 }
