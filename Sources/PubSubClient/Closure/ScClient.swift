@@ -42,14 +42,15 @@ public final class ScClient: Sendable {
         let listeners = self.listeners
         _ = driver.register { router in
             router.addEventListener { [weak self, weak driver] event in
-                guard let self, let driver else { return }
-                // The frequent events concern only the catch-all listener: skip the rest.
+                // The frequent events concern only the catch-all listener: skip the rest, before
+                // the weak references are loaded (slow reference-count operations).
                 switch event {
                 case .message, .publication, .raw, .request:
-                    guard let any = listeners.any else { return }
+                    guard let any = listeners.any, let self, let driver else { return }
                     return driver.deliver { any(self, event) }
                 default: break
                 }
+                guard let self, let driver else { return }
                 // On the driver queue, so the handshake's events are seen in order.
                 let authentication = listeners.authenticationChange(for: event)
                 let lost = listeners.lostConnection(for: event)
@@ -172,8 +173,14 @@ public final class ScClient: Sendable {
     @discardableResult
     public func on(eventName: String, ack: @escaping MessageHandler) -> ListenerToken {
         let driver = self.driver
+        // Decided once: an inline listener holds no reference to the driver, so a message costs
+        // no weak load (a slow reference-count operation).
+        let inline = driver.deliversInline
         let id = driver.register { router in
-            router.addReceiver(eventName) { [weak driver] data in driver?.deliver { ack(eventName, data) } }
+            router.addReceiver(eventName) { [weak driver] data in
+                if inline { return ack(eventName, data) }
+                driver?.deliver { ack(eventName, data) }
+            }
         }
         return ListenerToken(id: id)
     }
@@ -243,13 +250,15 @@ public final class ScClient: Sendable {
     @discardableResult
     public func onChannel(channelName: String, ack: @escaping MessageHandler) -> ListenerToken {
         let driver = self.driver
+        // Decided once, as in `on(eventName:ack:)`: an inline consumer makes no weak load per
+        // publication.
+        let inline = driver.deliversInline
         let id = driver.register { router in
             router.addChannelConsumer(
                 channelName,
                 yield: { [weak driver] data in
-                    guard let driver else { return }
-                    if driver.deliversInline { return ack(channelName, data) }
-                    driver.deliver { ack(channelName, data) }
+                    if inline { return ack(channelName, data) }
+                    driver?.deliver { ack(channelName, data) }
                 }, finish: {})
         }
         return ListenerToken(id: id)
