@@ -181,6 +181,8 @@ struct JSONParser {
             return .object([:])
         }
         let base = memberStack.count
+        // Room for a packet's members at once: growing from empty allocates twice for two or three.
+        if memberStack.capacity == 0 { memberStack.reserveCapacity(4) }
         while true {
             guard position < input.count else { throw JSONParseError(.unexpectedEndOfInput, offset: position) }
             guard input[position] == UInt8(ascii: "\"") else {
