@@ -276,24 +276,29 @@ final class BrokerEngine: @unchecked Sendable {
     /// `carryOut`) executes its actions at once, before the rest of this list.
     private func execute() {
         // A worklist rather than recursion: an authorization's outcome runs before the rest of
-        // the list, and a long batch of authorized packets does not deepen the stack.
-        var worklist: [ArraySlice<BrokerAction>] = [takeActions()]
-        while var current = worklist.popLast() {
-            while let action = current.popFirst() {
-                if case .authorize(let connection, .handshake(let handshake)) = action {
-                    core.handshakeDecided(connection, rejection: authorizeHandshake(handshake), wallClock: clock().wallClock)
-                    worklist.append(current)
-                    worklist.append(takeActions())
-                    break
-                }
-                if case .authorize(let connection, let request) = action {
-                    core.authorizationDecided(connection, rejection: authorize(request), wallClock: clock().wallClock)
-                    worklist.append(current)
-                    worklist.append(takeActions())
-                    break
-                }
-                carryOut(action)
+        // the list (held back meanwhile), and a long batch of authorized packets does not deepen
+        // the stack. `held` allocates only when an authorization holds a list back.
+        var current = takeActions()
+        var held: [ArraySlice<BrokerAction>] = []
+        while true {
+            guard let action = current.popFirst() else {
+                guard let next = held.popLast() else { break }
+                current = next
+                continue
             }
+            if case .authorize(let connection, .handshake(let handshake)) = action {
+                core.handshakeDecided(connection, rejection: authorizeHandshake(handshake), wallClock: clock().wallClock)
+                held.append(current)
+                current = takeActions()
+                continue
+            }
+            if case .authorize(let connection, let request) = action {
+                core.authorizationDecided(connection, rejection: authorize(request), wallClock: clock().wallClock)
+                held.append(current)
+                current = takeActions()
+                continue
+            }
+            carryOut(action)
         }
         transport?.flush()
         let deadline = core.nextDeadline
