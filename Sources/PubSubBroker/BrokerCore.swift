@@ -134,37 +134,35 @@ struct BrokerCore {
         while let top = deadlines.top, top.deadline <= now {
             deadlines.popTop()
             let connection = BrokerConnectionID(rawValue: top.key)
-            guard let session = sessions[connection]?.session, session.reportedDeadline == top.deadline else { continue }
-            sessions[connection]?.session.reportedDeadline = nil
+            guard let slot = sessions[connection], slot.session.reportedDeadline == top.deadline else { continue }
+            slot.session.reportedDeadline = nil
             runTimers(of: connection, now: now)
         }
         dropStaleDeadlines()
     }
 
     private mutating func runTimers(of connection: BrokerConnectionID, now: MonotonicInstant) {
-        guard var session = sessions[connection]?.session else { return }
-        if session.phase == .connecting, let deadline = session.handshakeDeadline, deadline <= now {
+        guard let slot = sessions[connection] else { return }
+        if slot.session.phase == .connecting, let deadline = slot.session.handshakeDeadline, deadline <= now {
             fail(connection, .handshakeTimedOut)
             return
         }
-        if let pingAt = session.nextPingAt, pingAt <= now {
+        if let pingAt = slot.session.nextPingAt, pingAt <= now {
             // Pings bypass batching, as the server's `send` does.
             actions.append(.send(connection, Array(options.protocolVersion.pingText.utf8)))
             var next = pingAt + options.pingInterval
             while next <= now { next = next + options.pingInterval }
-            session.nextPingAt = next
+            slot.session.nextPingAt = next
         }
-        if let deadline = session.pongDeadline, deadline <= now {
-            sessions[connection]?.session = session
+        if let deadline = slot.session.pongDeadline, deadline <= now {
             fail(connection, .clientPongTimedOut)
             return
         }
-        let expired = session.pendingInvokes.filter { $0.value.deadline <= now }.sorted { $0.key < $1.key }
+        let expired = slot.session.pendingInvokes.filter { $0.value.deadline <= now }.sorted { $0.key < $1.key }
         for (cid, pending) in expired {
-            session.pendingInvokes[cid] = nil
+            slot.session.pendingInvokes[cid] = nil
             actions.append(.completeInvoke(token: pending.token, result: .failure(.timedOut)))
         }
-        sessions[connection]?.session = session
         reportDeadline(connection)
     }
 
@@ -188,15 +186,14 @@ struct BrokerCore {
     mutating func invoke(
         on connection: BrokerConnectionID, event: String, data: JSONValue?, ackTimeout: Duration?, now: MonotonicInstant
     ) -> UInt64? {
-        guard var session = sessions[connection]?.session, session.phase == .open else { return nil }
-        let cid = session.nextCallID
-        session.nextCallID += 1
+        guard let slot = sessions[connection], slot.session.phase == .open else { return nil }
+        let cid = slot.session.nextCallID
+        slot.session.nextCallID += 1
         let token = nextInvokeToken
         nextInvokeToken += 1
         let timeout = ackTimeout ?? options.ackTimeout
-        session.pendingInvokes[cid] = .init(token: token, event: event, deadline: now + timeout)
-        session.write(Packet.invoke(event: event, data: data, cid: cid).encoded(with: codec), kind: packetKind, into: &actions)
-        sessions[connection]?.session = session
+        slot.session.pendingInvokes[cid] = .init(token: token, event: event, deadline: now + timeout)
+        slot.session.write(Packet.invoke(event: event, data: data, cid: cid).encoded(with: codec), kind: packetKind, into: &actions)
         reportDeadline(connection)
         return token
     }
@@ -223,14 +220,13 @@ struct BrokerCore {
     mutating func setAuthToken(
         on connection: BrokerConnectionID, payload: [String: JSONValue], wallClock: Date
     ) -> String? {
-        guard var session = sessions[connection]?.session, session.phase == .open else { return nil }
+        guard let slot = sessions[connection], slot.session.phase == .open else { return nil }
         let signed = tokens.sign(payload, now: wallClock)
-        session.authToken = signed.payload
-        session.signedAuthToken = signed.token
-        session.write(
+        slot.session.authToken = signed.payload
+        slot.session.signedAuthToken = signed.token
+        slot.session.write(
             Packet.transmit(event: BuiltInEvent.setAuthToken, data: .object(["token": .string(signed.token)])).encoded(with: codec),
             kind: packetKind, into: &actions)
-        sessions[connection]?.session = session
         return signed.token
     }
 
@@ -242,8 +238,8 @@ struct BrokerCore {
     /// Pushes `#kickOut` for `channel` (or for every subscribed channel when `nil`) and
     /// unsubscribes the socket.
     mutating func kickOut(_ connection: BrokerConnectionID, channel: String?, message: String?) {
-        guard let session = sessions[connection]?.session, session.phase == .open else { return }
-        for name in channel.map({ [$0] }) ?? session.subscriptions {
+        guard let slot = sessions[connection], slot.session.phase == .open else { return }
+        for name in channel.map({ [$0] }) ?? slot.session.subscriptions {
             write(kickOutFrame(channel: name, message: message), to: connection)
             unsubscribe(connection, from: name)
         }
@@ -302,16 +298,15 @@ struct BrokerCore {
     }
 
     private mutating func receivedPong(_ connection: BrokerConnectionID, now: MonotonicInstant, wallClock: Date) {
-        guard var session = sessions[connection]?.session else { return }
+        guard let slot = sessions[connection] else { return }
         if !options.pingTimeoutDisabled {
-            session.pongDeadline = now + options.pingTimeout
+            slot.session.pongDeadline = now + options.pingTimeout
         }
-        sessions[connection]?.session = session
-        if session.phase == .connecting {
+        if slot.session.phase == .connecting {
             fail(connection, .messageBeforeHandshake)
             return
         }
-        if session.authTokenExpired(at: wallClock) {
+        if slot.session.authTokenExpired(at: wallClock) {
             deauthenticate(connection, push: true)
         }
     }
@@ -477,8 +472,8 @@ struct BrokerCore {
     private mutating func processHandshake(
         _ connection: BrokerConnectionID, data: JSONValue?, cid: BrokerCallID, wallClock: Date
     ) {
-        guard var session = sessions[connection]?.session else { return }
-        session.handshakeDeadline = nil
+        guard let slot = sessions[connection] else { return }
+        slot.session.handshakeDeadline = nil
         // `data.authToken || null`: every falsy value counts as "no token".
         var token = data?.objectValue?["authToken"]
         if let value = token, !value.isTruthy { token = nil }
@@ -486,64 +481,61 @@ struct BrokerCore {
         var removeToken = false
         switch tokens.verify(token, now: wallClock) {
         case .valid(let payload, let signed):
-            session.authToken = payload
-            session.signedAuthToken = signed
+            slot.session.authToken = payload
+            slot.session.signedAuthToken = signed
         case .rejected(let error, let isBadToken):
-            session.authToken = nil
-            session.signedAuthToken = nil
+            slot.session.authToken = nil
+            slot.session.signedAuthToken = nil
             if token != nil {
                 authError = error
                 removeToken = isBadToken
             }
         }
-        session.phase = .open
-        let firstHandshake = !session.hasConnected
-        session.hasConnected = true
-        session.write(
+        slot.session.phase = .open
+        let firstHandshake = !slot.session.hasConnected
+        slot.session.hasConnected = true
+        slot.session.write(
             codec.encodedHandshakeResponse(
                 HandshakeResponse(
-                    id: session.id, pingTimeout: options.pingTimeout.wholeMilliseconds,
-                    isAuthenticated: session.authToken != nil, authError: authError),
+                    id: slot.session.id, pingTimeout: options.pingTimeout.wholeMilliseconds,
+                    isAuthenticated: slot.session.authToken != nil, authError: authError),
                 rid: cid.value
             ).withResponseID(cid),
             kind: packetKind, into: &actions)
         if removeToken {
-            session.write(removeAuthTokenFrame, kind: packetKind, into: &actions)
+            slot.session.write(removeAuthTokenFrame, kind: packetKind, into: &actions)
         }
-        sessions[connection]?.session = session
         if firstHandshake {
-            actions.append(.socketConnected(connection, session.info))
+            actions.append(.socketConnected(connection, slot.session.info))
         }
     }
 
     private mutating func processAuthenticate(
         _ connection: BrokerConnectionID, data: JSONValue?, cid: BrokerCallID, wallClock: Date
     ) {
-        guard var session = sessions[connection]?.session else { return }
+        guard let slot = sessions[connection] else { return }
         switch tokens.verify(data, now: wallClock) {
         case .valid(let payload, let signed):
-            session.authToken = payload
-            session.signedAuthToken = signed
-            session.write(
+            slot.session.authToken = payload
+            slot.session.signedAuthToken = signed
+            slot.session.write(
                 codec.encodedAuthenticateResponse(AuthenticateResponse(isAuthenticated: true), rid: cid.value).withResponseID(cid),
                 kind: packetKind, into: &actions)
-            sessions[connection]?.session = session
         case .rejected(let error, let isBadToken):
-            session.authToken = nil
-            session.signedAuthToken = nil
+            slot.session.authToken = nil
+            slot.session.signedAuthToken = nil
             if isBadToken {
-                session.write(
+                slot.session.write(
                     cid.response { Packet.response(rid: $0, result: .failure(error)).encoded(with: codec) },
                     kind: packetKind, into: &actions)
-                session.write(removeAuthTokenFrame, kind: packetKind, into: &actions)
+                slot.session.write(removeAuthTokenFrame, kind: packetKind, into: &actions)
             } else {
                 let reported = (data == nil || data?.isNull == true) ? nil : error
-                session.write(
+                slot.session.write(
                     codec.encodedAuthenticateResponse(AuthenticateResponse(isAuthenticated: false, authError: reported), rid: cid.value)
                         .withResponseID(cid),
                     kind: packetKind, into: &actions)
             }
-            sessions[connection]?.session = session
         }
     }
 
@@ -617,19 +609,19 @@ struct BrokerCore {
         }
         // socketcluster-server checks the limit before anything else, even for a channel the
         // socket is already subscribed to.
-        if let limit = options.socketChannelLimit, let session = sessions[connection]?.session, session.subscriptionList.count >= limit {
+        if let limit = options.socketChannelLimit, let slot = sessions[connection], slot.session.subscriptionList.count >= limit {
             let message =
                 "Failed to subscribe socket to the \(request.channel) channel - InvalidActionError: Socket "
-                + "\(session.id) tried to exceed the channel subscription limit of \(limit)"
+                + "\(slot.session.id) tried to exceed the channel subscription limit of \(limit)"
             answerError(connection, cid: cid, .broker(message))
             actions.append(.channelLimitReached(connection, channel: request.channel, limit: limit))
             return
         }
-        if let budget = options.maxSubscriptionBytes, let session = sessions[connection]?.session, !session.isSubscribed(to: request.channel),
-            session.subscriptionList.byteCount + request.channel.utf8.count > budget
+        if let budget = options.maxSubscriptionBytes, let slot = sessions[connection], !slot.session.isSubscribed(to: request.channel),
+            slot.session.subscriptionList.byteCount + request.channel.utf8.count > budget
         {
             let message =
-                "Failed to subscribe socket to a channel - InvalidActionError: Socket \(session.id) tried to exceed "
+                "Failed to subscribe socket to a channel - InvalidActionError: Socket \(slot.session.id) tried to exceed "
                 + "the channel name budget of \(budget) bytes"
             answerError(connection, cid: cid, .broker(message))
             actions.append(.subscriptionBytesLimitReached(connection, limit: budget))
@@ -643,11 +635,11 @@ struct BrokerCore {
     private mutating func processUnsubscribe(
         _ connection: BrokerConnectionID, data: JSONValue?, cid: BrokerCallID?
     ) {
-        guard let channel = data?.stringValue, let session = sessions[connection]?.session else {
+        guard let channel = data?.stringValue, let slot = sessions[connection] else {
             answerError(connection, cid: cid, .invalidAction("Unsubscribe channel name was malformatted"))
             return
         }
-        if session.isSubscribed(to: channel) {
+        if slot.session.isSubscribed(to: channel) {
             unsubscribe(connection, from: channel)
             if let cid { write(emptyResponse(rid: cid), to: connection) }
         } else if let limit = options.maxChannelNameLength, channel.utf8.count > limit {
@@ -656,7 +648,7 @@ struct BrokerCore {
         } else {
             let message =
                 "Failed to unsubscribe socket from the \(channel) channel - InvalidActionError: Socket "
-                + "\(session.id) tried to unsubscribe from a channel which it is not subscribed to"
+                + "\(slot.session.id) tried to unsubscribe from a channel which it is not subscribed to"
             answerError(connection, cid: cid, .broker(message))
         }
         if cid == nil {
@@ -694,13 +686,12 @@ struct BrokerCore {
     }
 
     private mutating func deauthenticate(_ connection: BrokerConnectionID, push: Bool) {
-        guard var session = sessions[connection]?.session else { return }
-        session.authToken = nil
-        session.signedAuthToken = nil
+        guard let slot = sessions[connection] else { return }
+        slot.session.authToken = nil
+        slot.session.signedAuthToken = nil
         if push {
-            session.write(removeAuthTokenFrame, kind: packetKind, into: &actions)
+            slot.session.write(removeAuthTokenFrame, kind: packetKind, into: &actions)
         }
-        sessions[connection]?.session = session
     }
 
     private mutating func unsubscribe(_ connection: BrokerConnectionID, from channel: String) {
@@ -756,8 +747,11 @@ struct BrokerCore {
 
     private mutating func reportDeadline(_ connection: BrokerConnectionID) {
         // Runs after every message (the session is changed in place, see `BrokerSessionSlot`).
-        guard let report = sessions[connection]?.session.recordNextDeadline(), report.changed else { return }
-        if let deadline = report.deadline { deadlines.insert(deadline, connection.rawValue) }
+        guard let slot = sessions[connection] else { return }
+        let deadline = slot.session.nextDeadline
+        guard deadline != slot.session.reportedDeadline else { return }
+        slot.session.reportedDeadline = deadline
+        if let deadline { deadlines.insert(deadline, connection.rawValue) }
         dropStaleDeadlines()
     }
 

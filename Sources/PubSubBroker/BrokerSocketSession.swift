@@ -73,15 +73,6 @@ struct BrokerSocketSession {
         BrokerSocketInfo(id: id, authToken: authToken, signedAuthToken: signedAuthToken)
     }
 
-    /// Records `nextDeadline` as the reported one; `changed` when it differs from the last.
-    /// Mutating so that the core reaches it through the sessions dictionary in place.
-    mutating func recordNextDeadline() -> (changed: Bool, deadline: MonotonicInstant?) {
-        let deadline = nextDeadline
-        guard deadline != reportedDeadline else { return (false, deadline) }
-        reportedDeadline = deadline
-        return (true, deadline)
-    }
-
     /// The earliest time at which `BrokerCore.timeElapsed` has something to do here.
     var nextDeadline: MonotonicInstant? {
         var earliest: MonotonicInstant?

@@ -252,7 +252,7 @@ package struct ClientSession: Sendable {
 
     /// Whether `id` is the current transport and its WebSocket is open.
     func isCurrentAndOpen(_ id: TransportID) -> Bool {
-        connection.isOpenTransport(id)
+        connection.transportID == id && connection.isTransportOpen
     }
 
     /// Changes the current link in place (the enum is emptied first, so its storage is not copied).

@@ -34,14 +34,6 @@ enum Connection: Sendable {
         }
     }
 
-    /// Whether `id` is the current transport and its WebSocket is open.
-    func isOpenTransport(_ id: TransportID) -> Bool {
-        switch self {
-        case .closed: return false
-        case .connecting(let link), .open(let link, _): return link.transport == id && link.isOpen
-        }
-    }
-
     /// Whether the current transport's WebSocket is open.
     var isTransportOpen: Bool {
         switch self {

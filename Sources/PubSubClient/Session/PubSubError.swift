@@ -1,4 +1,5 @@
 import PubSubProtocol
+import WireKit
 
 /// Every failure the client reports: a ``code`` to react to, the JS client's error ``name``
 /// (`TimeoutError`, `BadConnectionError`, ...) so logs read the same across platforms, a
@@ -20,16 +21,16 @@ import PubSubProtocol
 public struct PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, for code that reacts to it.
     public var code: Code
-    /// The rest, behind one reference: an error travels inside every call's `Result`, so its size
-    /// is copied with each answer (as 16 optional fields it made a `Result` 330 bytes long).
-    /// Copied on write, so the type keeps value semantics.
-    private var storage: Storage
+    /// The rest, behind one reference (copied on write, as WireKit's errors keep their details):
+    /// an error travels inside every call's `Result`, so its size is copied with each answer (as
+    /// 16 stored fields it made a `Result` 330 bytes long).
+    private var fields: IndirectValue<Fields>
 
     /// The JS error class name: the server's name for ``Code/remote`` and
     /// ``Code/handshakeRejected``, else fixed by the code (`TimeoutError`, `BadConnectionError`...).
     public var name: String {
-        get { storage.fields.name }
-        set { uniqueStorage().fields.name = newValue }
+        get { fields.value.name }
+        set { fields.value.name = newValue }
     }
     /// Human-readable explanation. Text from the server (a remote error's name and message, a
     /// close reason, a channel or event name) is escaped with `escapedForDisplay`, so the message
@@ -37,82 +38,82 @@ public struct PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
     /// failure's message is the driver's (WireKit's description, which escapes the peer's text
     /// itself).
     public var message: String {
-        get { storage.fields.message }
-        set { uniqueStorage().fields.message = newValue }
+        get { fields.value.message }
+        set { fields.value.message = newValue }
     }
     /// The event (or procedure) of the call that failed: ``Code/timeout``, ``Code/badConnection``,
     /// ``Code/outboundQueueFull``, ``Code/queuedTransmitExpired``, ``Code/batchCancelled``,
     /// ``Code/invalidResponse``, ``Code/cancelled``; `connect` for a cancelled connect.
     public var event: String? {
-        get { storage.fields.event }
-        set { uniqueStorage().fields.event = newValue }
+        get { fields.value.event }
+        set { fields.value.event = newValue }
     }
     /// The close code of the connection that ended: ``Code/badConnection``,
     /// ``Code/handshakeRejected``, ``Code/socketProtocol``, ``Code/connectionFailed``.
     public var closeCode: SocketClusterCloseCode? {
-        get { storage.fields.closeCode }
-        set { uniqueStorage().fields.closeCode = newValue }
+        get { fields.value.closeCode }
+        set { fields.value.closeCode = newValue }
     }
     /// The close reason (or the standard text for the code when the close frame had none) of
     /// ``Code/badConnection``, ``Code/socketProtocol`` and ``Code/connectionFailed``, as received.
     public var closeReason: String? {
-        get { storage.fields.closeReason }
-        set { uniqueStorage().fields.closeReason = newValue }
+        get { fields.value.closeReason }
+        set { fields.value.closeReason = newValue }
     }
     /// For ``Code/badConnection``: whether the connection ended before or after its handshake.
     public var badConnectionKind: BadConnectionKind? {
-        get { storage.fields.badConnectionKind }
-        set { uniqueStorage().fields.badConnectionKind = newValue }
+        get { fields.value.badConnectionKind }
+        set { fields.value.badConnectionKind = newValue }
     }
     /// The server's error, as received: ``Code/remote`` and ``Code/handshakeRejected``.
     public var remote: RemoteError? {
-        get { storage.fields.remote }
-        set { uniqueStorage().fields.remote = newValue }
+        get { fields.value.remote }
+        set { fields.value.remote = newValue }
     }
     /// Why the WebSocket itself failed: ``Code/transport``. With the WireKit driver, its
     /// `webSocketError` is WireKit's full typed reason.
     public var transport: TransportFailure? {
-        get { storage.fields.transport }
-        set { uniqueStorage().fields.transport = newValue }
+        get { fields.value.transport }
+        set { fields.value.transport = newValue }
     }
     /// The server request that could not be answered: ``Code/alreadyResponded``,
     /// ``Code/requestExpired``.
     public var request: ServerRequestID? {
-        get { storage.fields.request }
-        set { uniqueStorage().fields.request = newValue }
+        get { fields.value.request }
+        set { fields.value.request = newValue }
     }
     /// The channel of ``Code/channelClosed``, as received.
     public var channel: String? {
-        get { storage.fields.channel }
-        set { uniqueStorage().fields.channel = newValue }
+        get { fields.value.channel }
+        set { fields.value.channel = newValue }
     }
     /// What exactly was wrong, as received or reported by the failing part:
     /// ``Code/invalidResponse``, ``Code/malformedPacket``, ``Code/coding``, ``Code/tokenStore``,
     /// ``Code/invalidArgument``.
     public var detail: String? {
-        get { storage.fields.detail }
-        set { uniqueStorage().fields.detail = newValue }
+        get { fields.value.detail }
+        set { fields.value.detail = newValue }
     }
     /// For ``Code/codecMismatch``: the frame type the session's codec reads.
     public var expectedMessageKind: PacketMessageKind? {
-        get { storage.fields.expectedMessageKind }
-        set { uniqueStorage().fields.expectedMessageKind = newValue }
+        get { fields.value.expectedMessageKind }
+        set { fields.value.expectedMessageKind = newValue }
     }
     /// For ``Code/codecMismatch``: the frame type the server sent.
     public var receivedMessageKind: PacketMessageKind? {
-        get { storage.fields.receivedMessageKind }
-        set { uniqueStorage().fields.receivedMessageKind = newValue }
+        get { fields.value.receivedMessageKind }
+        set { fields.value.receivedMessageKind = newValue }
     }
     /// For ``Code/outboundQueueFull``: the queue's count limit
     /// (`SessionConfiguration.maxQueuedMessages`).
     public var maxQueuedMessages: Int? {
-        get { storage.fields.maxQueuedMessages }
-        set { uniqueStorage().fields.maxQueuedMessages = newValue }
+        get { fields.value.maxQueuedMessages }
+        set { fields.value.maxQueuedMessages = newValue }
     }
     /// For ``Code/outboundQueueFull``: the queue's byte limit (`SessionConfiguration.maxQueuedBytes`).
     public var maxQueuedBytes: Int? {
-        get { storage.fields.maxQueuedBytes }
-        set { uniqueStorage().fields.maxQueuedBytes = newValue }
+        get { fields.value.maxQueuedBytes }
+        set { fields.value.maxQueuedBytes = newValue }
     }
 
     /// A failure with `code` and `message` (used as given: escape peer text yourself) and the
@@ -129,7 +130,7 @@ public struct PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
         maxQueuedMessages: Int? = nil, maxQueuedBytes: Int? = nil
     ) {
         self.code = code
-        storage = Storage(
+        fields = IndirectValue(
             Fields(
                 name: name ?? code.defaultName(remote: remote), message: message, event: event, closeCode: closeCode,
                 closeReason: closeReason, badConnectionKind: badConnectionKind, remote: remote, transport: transport,
@@ -140,27 +141,7 @@ public struct PubSubError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The error's name and message, as `name: message` (both escaped, see ``message``).
     public var description: String { "\(name.escapedForDisplay): \(message)" }
 
-    /// Whether both errors have the same code and the same fields.
-    public static func == (lhs: PubSubError, rhs: PubSubError) -> Bool {
-        lhs.code == rhs.code && (lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields)
-    }
-
-    private mutating func uniqueStorage() -> Storage {
-        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
-        return storage
-    }
-
-    /// The fields besides `code`, shared between copies until one is changed.
-    private final class Storage: @unchecked Sendable {
-        // Changed only through `uniqueStorage()`: a shared instance never changes.
-        var fields: Fields
-
-        init(_ fields: Fields) {
-            self.fields = fields
-        }
-    }
-
-    private struct Fields: Equatable {
+    private struct Fields: Sendable, Equatable {
         var name: String
         var message: String
         var event: String?

@@ -1,7 +1,7 @@
 /// A value kept behind one reference and copied when written while shared: it keeps the
 /// detail fields of a value type (most of them `nil` most of the time) out of its inline size,
-/// so the type is cheap to store, copy and throw. Equal and hashed by value.
-package struct IndirectValue<Value: Sendable & Hashable>: Sendable, Hashable {
+/// so the type is cheap to store, copy and throw. Equal (and hashed, when the value is) by value.
+package struct IndirectValue<Value: Sendable & Equatable>: Sendable, Equatable {
     /// `@unchecked Sendable`: `value` is only written while this is the sole reference to it
     /// (`isKnownUniquelyReferenced`), as copy-on-write types do.
     private final class Storage: @unchecked Sendable {
@@ -29,8 +29,10 @@ package struct IndirectValue<Value: Sendable & Hashable>: Sendable, Hashable {
     package static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.storage === rhs.storage || lhs.storage.value == rhs.storage.value
     }
+}
 
-    package func hash(into hasher: inout Hasher) { hasher.combine(storage.value) }
+extension IndirectValue: Hashable where Value: Hashable {
+    package func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }
 
 extension Optional {
