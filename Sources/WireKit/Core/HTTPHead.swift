@@ -37,3 +37,13 @@ public struct HTTPRequestHead: Sendable, Hashable {
         self.headers = headers
     }
 }
+
+extension HTTPRequestHead {
+    /// Whether the request asks for a WebSocket upgrade: its `Upgrade` header names `websocket`.
+    /// Such a request is validated as an upgrade when accepted; one without it is a plain HTTP
+    /// request (a health check, a page), which `WebSocketUpgradeDecision.respond(status:headers:body:)`
+    /// can answer.
+    public var isWebSocketUpgrade: Bool {
+        headers.listElements(name: "Upgrade").contains { $0.wireKitEqualsIgnoringASCIICase("websocket") }
+    }
+}

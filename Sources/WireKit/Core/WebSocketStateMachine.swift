@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// One WebSocket connection from its first byte to its last, without I/O: the opening handshake
-/// (client: request out, response checked; server: request checked, 101/400/426 out), frames,
+/// (client: request out, response checked; server: request checked, 101/400/426 out, or a plain HTTP answer), frames,
 /// ping/pong, the close handshake and every timeout. The driver feeds it bytes, time and user
 /// calls, then drains events (`nextEvent()`), bytes to write (`takeOutput`) and
 /// `wantsTransportClosed`, and calls `timeElapsed(now:)` at `nextDeadline`.
@@ -118,6 +118,14 @@ package struct WebSocketStateMachine: Sendable {
     /// the read its first frame arrived in.
     private var messageDeadline: WebSocketInstant?
     private var lastPingID: UInt64 = 0
+    /// Server role, after a plain HTTP answer: bytes of the request's body still to be read and
+    /// dropped before the transport is closed (closing with unread bytes would reset the
+    /// connection, and the client could lose the answer), until `discardDeadline`.
+    private var requestBodyToDiscard = 0
+    private var discardDeadline: WebSocketInstant?
+
+    /// Most bytes of a plain HTTP request's body read and dropped after its answer.
+    package static let maxDiscardedRequestBody = 64 << 10
 
     /// A client connection that will send `handshake` when started.
     package init(client handshake: ClientHandshake, configuration: WebSocketConfiguration = WebSocketConfiguration()) {
@@ -133,7 +141,8 @@ package struct WebSocketStateMachine: Sendable {
 
     /// A server connection that waits for the client's upgrade request. `acceptRequest` sees
     /// the request head first: `.accept` lets it through to validation, `.refuse(status:)`
-    /// answers it with that status (the connection then closes with `.invalidUpgradeRequest`).
+    /// answers it with that status (the connection then closes with `.invalidUpgradeRequest`),
+    /// `.respond(_:)` answers it with its response (the connection then closes without an error).
     package init(
         server configuration: WebSocketConfiguration = WebSocketConfiguration(),
         acceptRequest: (@Sendable (HTTPRequestHead) -> WebSocketUpgradeDecision)? = nil
@@ -212,7 +221,11 @@ package struct WebSocketStateMachine: Sendable {
         case .open, .closeSent:
             receiveFrames(bytes, now: now)
         case .closed:
-            break  // Anything after the peer's close frame or a failure is ignored.
+            // Anything after the peer's close frame or a failure is ignored; a plain HTTP
+            // request's body is counted, so the transport closes once it was read.
+            guard requestBodyToDiscard > 0 else { break }
+            requestBodyToDiscard -= min(requestBodyToDiscard, bytes.count)
+            if requestBodyToDiscard == 0 { stopDiscarding() }
         }
     }
 
@@ -301,6 +314,7 @@ package struct WebSocketStateMachine: Sendable {
     package mutating func transportClosed(error: WebSocketError? = nil, now: WebSocketInstant) {
         defer { updateNextDeadline() }
         wantsTransportClosed = true
+        stopDiscarding()
         switch state {
         case .readingRejectionBody(let status, let headers, let body, _):
             finishRejection(status: status, headers: headers, body: body)
@@ -335,6 +349,7 @@ package struct WebSocketStateMachine: Sendable {
                 break
             }
         }
+        if let deadline = discardDeadline, deadline <= now { stopDiscarding() }
         if let deadline = closeDeadline, deadline <= now {
             closeDeadline = nil
             if case .closeSent = state {
@@ -388,6 +403,7 @@ package struct WebSocketStateMachine: Sendable {
         }
         if phase == .connecting { consider(handshakeDeadline) }
         if !wantsTransportClosed { consider(closeDeadline) }
+        consider(discardDeadline)
         if state.isOpen || state.isCloseSent {
             for ping in pendingPings { consider(ping.deadline) }
             consider(messageDeadline)
@@ -545,7 +561,11 @@ package struct WebSocketStateMachine: Sendable {
         let handshake: ServerHandshake
         do {
             let head = try headParser.requestHead()
-            if let status = acceptRequest?(head).refusalStatus { return reject(status: status, reason: "the server refused this request") }
+            let decision = acceptRequest?(head)
+            if let response = decision?.response {
+                return answer(head, with: response, rest: UnsafeRawBufferPointer(rebasing: bytes[used...]), now: now)
+            }
+            if let status = decision?.refusalStatus { return reject(status: status, reason: "the server refused this request") }
             handshake = try ServerHandshake(validating: head, supportedSubprotocols: configuration.subprotocols)
         } catch let error as HTTPHeadParser.ParseError {
             return reject(status: 400, reason: error.message)
@@ -574,6 +594,39 @@ package struct WebSocketStateMachine: Sendable {
             WebSocketCloseInfo(
                 code: .abnormalClosure, reason: "", wasClean: false,
                 error: .invalidUpgradeRequest(status: status, reason: reason)))
+        wantsTransportClosed = true
+    }
+
+    /// Answers a request that is not upgraded with `response`, then reads and drops what the
+    /// request announced of a body (at most `maxDiscardedRequestBody` bytes, `rest` already
+    /// arrived with the head) for at most `closeTimeout` before the transport is closed. The
+    /// connection ends with 1006 and no error: nothing went wrong, it was never a WebSocket.
+    private mutating func answer(_ request: HTTPRequestHead, with response: PlainHTTPResponse, rest: UnsafeRawBufferPointer, now: WebSocketInstant) {
+        output.append(contentsOf: response.serialized(requestMethod: request.method))
+        finish(WebSocketCloseInfo(code: .abnormalClosure, reason: "", wasClean: false, error: nil))
+        let lengths = request.headers["Content-Length"]
+        let announced: Int
+        if request.headers.contains(name: "Transfer-Encoding") {
+            // A chunked body's length is unknown: drop up to the cap, or until the client closes.
+            announced = Self.maxDiscardedRequestBody
+        } else if lengths.count == 1, let length = Int(lengths[0]), length > 0 {
+            announced = min(length, Self.maxDiscardedRequestBody)
+        } else {
+            announced = 0
+        }
+        requestBodyToDiscard = max(0, announced - rest.count)
+        if requestBodyToDiscard > 0 {
+            discardDeadline = now + configuration.closeTimeout
+        } else {
+            wantsTransportClosed = true
+        }
+    }
+
+    /// Ends the reading of a plain HTTP request's body: the transport may close.
+    private mutating func stopDiscarding() {
+        guard requestBodyToDiscard > 0 || discardDeadline != nil else { return }
+        requestBodyToDiscard = 0
+        discardDeadline = nil
         wantsTransportClosed = true
     }
 

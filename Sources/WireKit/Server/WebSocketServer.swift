@@ -6,7 +6,9 @@ import Foundation
 #endif
 
 /// A WebSocket server: listens on a host and port, answers each upgrade request (101, or
-/// 400/426 for a bad one) and hands every upgraded connection to you as a `WebSocket`.
+/// 400/426 for a bad one) and hands every upgraded connection to you as a `WebSocket`. Plain
+/// HTTP requests on the same port (a health check, a page) can be answered too: see
+/// `WebSocketServerOptions.acceptRequest` and `WebSocketUpgradeDecision.respond(status:headers:body:)`.
 ///
 /// Connections are spread over a few serial queues (`WebSocketServerOptions.queueCount`), so
 /// thousands of them need no thread each. A connection's callbacks run on its queue: don't

@@ -60,11 +60,15 @@ public struct WebSocketServerOptions: Sendable {
     /// Serial queues the connections' work is spread over (default: one per CPU, at least 2).
     /// Connections never get a thread each.
     public var queueCount: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)
-    /// Decides on each upgrade request before it is answered (e.g. by path): `.accept` upgrades
-    /// it, `.refuse(status:)` (400, 403, 404, ...) refuses it with that status and a short body,
-    /// e.g. `options.acceptRequest = { $0.target == "/chat" ? .accept : .refuse(status: 404) }`.
-    /// The refused connection never reaches the server's handler. `nil` (the default) upgrades
-    /// every valid request.
+    /// Decides on each request before it is answered (e.g. by path): `.accept` upgrades it,
+    /// `.refuse(status:)` (400, 403, 404, ...) refuses it with that status and a short body,
+    /// e.g. `options.acceptRequest = { $0.target == "/chat" ? .accept : .refuse(status: 404) }`;
+    /// `.respond(status:headers:body:)` answers it with a response of your own, for plain HTTP
+    /// requests (`HTTPRequestHead.isWebSocketUpgrade` is false) such as a health check or a
+    /// page. The connection of a refused or answered request never reaches the server's
+    /// handler. The request head is bounded like an upgrade's (16 KiB, within
+    /// `handshakeTimeout`); a request body is never read (see `PlainHTTPResponse`). `nil` (the
+    /// default) upgrades every valid request and refuses the others with 400 or 426.
     public var acceptRequest: (@Sendable (HTTPRequestHead) -> WebSocketUpgradeDecision)?
     /// Serve `wss://`: certificate chain and key for TLS on every accepted connection (the TLS
     /// handshake is bounded by `handshakeTimeout`). Takes precedence over `acceptedTransport`.
