@@ -30,8 +30,24 @@ public struct BrokerOptions: Sendable {
     /// Time the server waits for the answer to its own invokes (`ackTimeout`, 10 s).
     public var ackTimeout: Duration = .milliseconds(10_000)
     /// The HTTP path WebSocket upgrades must use, compared exactly, query ignored
-    /// (`/socketcluster/`); any other path is refused with HTTP 400.
+    /// (`/socketcluster/`); an upgrade request on any other path is refused with HTTP 400.
     public var path: String = "/socketcluster/"
+    /// Answers the plain HTTP requests (those that are not WebSocket upgrades) on the broker's
+    /// port, such as a page that talks to the broker: return a response, or `nil` to leave the
+    /// request to the broker, which answers `GET /health-check` with 200 `OK` (what load
+    /// balancers and container probes ask; scc-broker serves the same path), other `GET` and
+    /// `HEAD` requests with 404 and other methods with 405. `nil` (the default): only the
+    /// broker's answers. Called on the broker's queue for every plain request: keep it quick.
+    /// Requests are bounded like upgrades (a 16 KiB head within `handshakeTimeout`), one per
+    /// connection, and their bodies are never read (see WireKit's `PlainHTTPResponse`).
+    ///
+    /// ```swift
+    /// options.httpRequestHandler = { request in
+    ///     guard request.method == "GET", request.target == "/" else { return nil }
+    ///     return PlainHTTPResponse(status: 200, headers: ["Content-Type": "text/html; charset=utf-8"], body: page)
+    /// }
+    /// ```
+    public var httpRequestHandler: (@Sendable (HTTPRequestHead) -> PlainHTTPResponse?)? = nil
     /// Whether clients may publish (`allowClientPublish`, true). When false, a client `#publish`
     /// invoke fails with `InvalidActionError` "Client publish feature is disabled".
     public var allowClientPublish: Bool = true

@@ -44,8 +44,8 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
         serverOptions.perMessageDeflate = options.perMessageDeflate
         // ws (socketcluster-server's engine) closes with 1009 above `maxPayload`, as WireKit does.
         serverOptions.maxMessageSize = options.maxPayload
-        // socketcluster-server (ws) compares the path exactly and refuses others with HTTP 400.
-        serverOptions.acceptRequest = { request in requestPath(request.target) == path ? .accept : .refuse(status: 400) }
+        let httpRequestHandler = options.httpRequestHandler
+        serverOptions.acceptRequest = { request in decide(request, path: path, httpRequestHandler: httpRequestHandler) }
         serverOptions.tls = tls
         serverOptions.logSink = options.logSink
         let listener = WebSocketBrokerListener(
@@ -165,6 +165,28 @@ final class WebSocketBrokerListener: BrokerTransport, BrokerListener, @unchecked
         await server?.stop()
     }
 }
+
+/// What the broker answers to `request`: upgrades on `path` go through; socketcluster-server
+/// (ws) compares the path exactly and refuses upgrades elsewhere with HTTP 400, as this does.
+/// Plain HTTP requests go to `httpRequestHandler` first, then get the broker's own answers:
+/// `/health-check` 200, other paths 404, methods other than GET and HEAD 405.
+func decide(
+    _ request: HTTPRequestHead, path: String, httpRequestHandler: (@Sendable (HTTPRequestHead) -> PlainHTTPResponse?)?
+) -> WebSocketUpgradeDecision {
+    let requestPath = requestPath(request.target)
+    // A request on the WebSocket path goes to validation even without `Upgrade` (400 as before).
+    if requestPath == path { return .accept }
+    if request.isWebSocketUpgrade { return .refuse(status: 400) }
+    if let response = httpRequestHandler?(request) { return .respond(response) }
+    guard request.method == "GET" || request.method == "HEAD" else {
+        return .respond(PlainHTTPResponse(status: 405, headers: ["Allow": "GET, HEAD"], text: "Method Not Allowed\n"))
+    }
+    if requestPath == healthCheckPath { return .respond(PlainHTTPResponse(status: 200, text: "OK")) }
+    return .respond(PlainHTTPResponse(status: 404, text: "Not Found\n"))
+}
+
+/// The path a health check asks for (scc-broker's and socketcluster-server's).
+let healthCheckPath = "/health-check"
 
 /// The path part of a request target (the query is ignored).
 private func requestPath(_ target: String) -> String {
