@@ -4,8 +4,9 @@ import PubSubClient
 enum Command: Equatable {
     /// The printed story with an embedded broker and two users; `trace` adds every frame.
     case story(trace: Bool)
-    /// An embedded broker in the foreground until Ctrl-C, speaking `codec` (`--codec`).
-    case broker(host: String, port: Int, codec: CodecChoice = .json)
+    /// An embedded broker in the foreground until Ctrl-C, speaking `codec` (`--codec`), with
+    /// permessage-deflate for clients that offer it when `deflate` (`--deflate`).
+    case broker(host: String, port: Int, codec: CodecChoice = .json, deflate: Bool = false)
     /// An interactive chat against a SocketCluster server; `pingProtocol` is which server pings it
     /// answers (`--protocol`), `codec` the server's packet codec (`--codec`).
     case chat(
@@ -17,8 +18,10 @@ enum Command: Equatable {
     static let usage = """
         usage: demo [--trace]                         the story: an embedded broker and two chat users
                                                       (--trace also prints every frame sent and received)
-               demo broker [--host HOST] [--port N] [--codec json|min-bin]
-                                                      a broker in the foreground until Ctrl-C (port 0 = any free port)
+               demo broker [--host HOST] [--port N] [--codec json|min-bin] [--deflate]
+                                                      a broker in the foreground until Ctrl-C (port 0 = any free port),
+                                                      with the web chat at http://HOST:N/ (JSON codec) and
+                                                      /health-check; --deflate accepts permessage-deflate
                demo chat --url URL --name NAME [--room ROOM] [--timeout SECONDS] [--proxy URL]
                          [--protocol 1|2|auto] [--codec json|min-bin]
                                                       an interactive chat (room "lobby", connect and answer
@@ -60,7 +63,8 @@ enum Command: Equatable {
                 throw UsageError("--port must be a number from 0 to 65535, not \(portText.escapedForDisplay)")
             }
             let codec = try options.removeValue(forKey: "codec").map(CodecChoice.init(option:)) ?? .json
-            self = .broker(host: host, port: port, codec: codec)
+            let deflate = options.removeValue(forKey: "deflate") != nil
+            self = .broker(host: host, port: port, codec: codec, deflate: deflate)
         case "chat":
             guard let url = options.removeValue(forKey: "url") else { throw UsageError("demo chat needs --url") }
             guard let name = options.removeValue(forKey: "name"), !name.isEmpty else {
@@ -97,7 +101,7 @@ enum Command: Equatable {
     /// The options each command takes, and whether each takes a value.
     private static let optionsTaken: [String: [String: Bool]] = [
         "story": ["trace": false],
-        "broker": ["host": true, "port": true, "codec": true],
+        "broker": ["host": true, "port": true, "codec": true, "deflate": false],
         "chat": ["url": true, "name": true, "room": true, "timeout": true, "proxy": true, "protocol": true, "codec": true],
     ]
 

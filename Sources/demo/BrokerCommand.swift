@@ -2,17 +2,26 @@ import Foundation
 import PubSubBroker
 
 /// `demo broker`: the embedded broker with the chat services, in the foreground until Ctrl-C
-/// (or SIGTERM), logging connections and disconnections.
+/// (or SIGTERM), logging connections and disconnections. It serves the web chat page at `/` on
+/// the same port (with the JSON codec, the only one the page speaks) and answers
+/// `/health-check`.
 struct BrokerCommand {
     var host: String
     var port: Int
     /// The packet codec clients must speak (`--codec`).
     var codec: CodecChoice = .json
+    /// Whether clients that offer permessage-deflate get it (`--deflate`; browsers offer it).
+    var deflate = false
 
     func run() async -> Int32 {
         MemoryTuning.returnLargeBlocksAtOnce()
         var options = BrokerOptions()
         options.codec = codec.codec
+        if deflate { options.perMessageDeflate = PerMessageDeflateOptions() }
+        let servesPage = codec == .json
+        if servesPage {
+            options.httpRequestHandler = { request in WebChatPage.isRequested(by: request) ? WebChatPage.response : nil }
+        }
         let broker: PubSubBroker
         do {
             broker = try await PubSubBroker.start(host: host, port: port, options: options)
@@ -30,6 +39,7 @@ struct BrokerCommand {
         }
         let codecNote = codec == .json ? "" : ", codec \(codec.rawValue)"
         Output.line("broker listening on \(broker.url.absoluteString)\(codecNote) (Ctrl-C stops it)")
+        if servesPage { Output.line("web chat on \(Self.pageURL(of: broker)) (open it in a browser; demo chat users share its rooms)") }
 
         for await signal in stopRequests {
             Output.line("\(signal), stopping")
@@ -38,5 +48,13 @@ struct BrokerCommand {
         await broker.stop()
         Output.line("broker stopped")
         return 0
+    }
+
+    /// The page's address: the broker's, over HTTP, at `/`.
+    static func pageURL(of broker: PubSubBroker) -> String {
+        guard var components = URLComponents(url: broker.url, resolvingAgainstBaseURL: false) else { return "/" }
+        components.scheme = components.scheme == "wss" ? "https" : "http"
+        components.path = "/"
+        return components.string ?? "/"
     }
 }

@@ -17,8 +17,8 @@ enum Demo {
             Output.line(Command.usage)
         case .story(let trace):
             exit(await Story(trace: trace).run())
-        case .broker(let host, let port, let codec):
-            exit(await BrokerCommand(host: host, port: port, codec: codec).run())
+        case .broker(let host, let port, let codec, let deflate):
+            exit(await BrokerCommand(host: host, port: port, codec: codec, deflate: deflate).run())
         case .chat(let url, let name, let room, let timeout, let proxy, let pingProtocol, let codec):
             exit(
                 await ChatCommand(
