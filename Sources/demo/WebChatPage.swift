@@ -242,7 +242,7 @@ enum WebChatPage {
         }
 
         function timeNow() {
-          return new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+          return new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
         }
 
         function nameColor(name) {
