@@ -9,7 +9,8 @@
 # release (Scripts/api-check.py: breaks must be announced in CHANGELOG.md), and actionlint on the
 # CI workflow.
 # Before the docs, the hostile-peer attacks (Scripts/hostile/run.py) run against a release build
-# of demo.
+# of demo, then headless Chromium (installed with apt when missing) chats with demo chat through
+# that build's `demo broker` (Scripts/browser/run.py).
 #
 #   Scripts/test.sh            everything CI runs
 #   SKIP_AUTOBAHN=1 Scripts/test.sh          unit + interop tests only (no Autobahn, either role)
@@ -18,6 +19,7 @@
 #   SKIP_FUZZ=1 Scripts/test.sh              no fuzzing step (FUZZ_SECONDS=N: seconds per target, default 8)
 #   SKIP_TSAN=1 Scripts/test.sh              no ThreadSanitizer step (TSAN_FILTER, TSAN_SKIP: the suites it runs)
 #   SKIP_HOSTILE=1 Scripts/test.sh           no hostile-peer attacks (they need a release build of demo)
+#   SKIP_BROWSER=1 Scripts/test.sh           no browser tests (CHROMIUM=PATH: the browser to drive, default chromium)
 #   SKIP_APPLE_CHECK=1 Scripts/test.sh       no compile of the Apple-only code against the stand-ins
 #   SKIP_API_CHECK=1 Scripts/test.sh         no API comparison with the latest release (about 2 min)
 set -euo pipefail
@@ -83,6 +85,20 @@ if [ -z "${SKIP_HOSTILE:-}" ]; then
     swift build -c release --product demo >"$PUBSUB_TEST_ENV/release-build.log" 2>&1 ||
         { tail -30 "$PUBSUB_TEST_ENV/release-build.log" >&2; echo "test.sh: the release build of demo failed" >&2; exit 1; }
     python3 Scripts/hostile/run.py --demo "$(swift build -c release --show-bin-path)/demo"
+fi
+
+if [ -z "${SKIP_BROWSER:-}" ]; then
+    step "Browsers: headless Chromium pages and demo chat in one room, reconnect, hostile names, deflate, close codes, plain HTTP (Scripts/browser/run.py)"
+    CHROMIUM=${CHROMIUM:-chromium}
+    if ! command -v "$CHROMIUM" >/dev/null; then
+        SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+        { $SUDO apt-get update -qq && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } ||
+            { echo "test.sh: cannot install chromium (set CHROMIUM=PATH to a Chromium or Chrome, or SKIP_BROWSER=1)" >&2; exit 1; }
+    fi
+    swift build -c release --product demo >"$PUBSUB_TEST_ENV/release-build.log" 2>&1 ||
+        { tail -30 "$PUBSUB_TEST_ENV/release-build.log" >&2; echo "test.sh: the release build of demo failed" >&2; exit 1; }
+    "$PY" Scripts/browser/run.py --demo "$(swift build -c release --show-bin-path)/demo" --browser "$(command -v "$CHROMIUM")" \
+        --screenshot "$PUBSUB_TEST_ENV/web-chat.png"
 fi
 
 if [ -z "${SKIP_DOCS:-}" ]; then
