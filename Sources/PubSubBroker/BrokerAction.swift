@@ -2,7 +2,7 @@ import Foundation
 
 /// What the sans-I/O `BrokerCore` asks its runtime to do after an input (drained with
 /// `BrokerCore.nextAction()`).
-enum BrokerAction: Sendable {
+package enum BrokerAction: Sendable {
     /// Write one text frame on the connection: its UTF-8, as the serializer made it.
     case send(BrokerConnectionID, [UInt8])
     /// Write one binary frame on the connection: a binary codec's packet or batch.
@@ -34,24 +34,24 @@ enum BrokerAction: Sendable {
 }
 
 /// A client invoke waiting for the application's answer.
-struct BrokerInboundCall: Sendable {
-    var connection: BrokerConnectionID
-    var socket: BrokerSocketInfo
-    var procedure: String
-    var data: JSONValue?
-    var cid: BrokerCallID
+package struct BrokerInboundCall: Sendable {
+    package var connection: BrokerConnectionID
+    package var socket: BrokerSocketInfo
+    package var procedure: String
+    package var data: JSONValue?
+    package var cid: BrokerCallID
 }
 
 /// A client transmit for the application.
-struct BrokerInboundMessage: Sendable {
-    var connection: BrokerConnectionID
-    var socket: BrokerSocketInfo
-    var receiver: String
-    var data: JSONValue?
+package struct BrokerInboundMessage: Sendable {
+    package var connection: BrokerConnectionID
+    package var socket: BrokerSocketInfo
+    package var receiver: String
+    package var data: JSONValue?
 }
 
 /// Why a server invoke did not get an answer.
-enum BrokerInvokeFailure: Error, Sendable, Equatable {
+package enum BrokerInvokeFailure: Error, Sendable, Equatable {
     /// The client answered with an error.
     case remote(RemoteError)
     /// No answer within the ack timeout.

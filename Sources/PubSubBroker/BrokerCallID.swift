@@ -1,7 +1,7 @@
 /// A client invoke's `cid` as the broker answers it: the integer, or the number's wire text when
 /// it was written other than as a canonical `Int64` (`1.5`, `1e30`, `2^64`, `-2^63-1`), so the
 /// `rid` is always the number the client sent (socketcluster-server echoes any numeric `cid`).
-struct BrokerCallID: Sendable, Hashable {
+package struct BrokerCallID: Sendable, Hashable {
     /// One case or the other, so that the integer `cid` of every invoke is copied as plain bits
     /// (an optional string beside it cost a reference count call on each copy of a call).
     private enum Storage: Sendable, Hashable {

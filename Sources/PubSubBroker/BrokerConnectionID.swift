@@ -1,6 +1,8 @@
 /// Names one WebSocket connection inside a broker; assigned by the I/O layer, never reused.
-struct BrokerConnectionID: Hashable, Sendable, CustomStringConvertible {
-    let rawValue: UInt64
+package struct BrokerConnectionID: Hashable, Sendable, CustomStringConvertible {
+    package let rawValue: UInt64
 
-    var description: String { "connection #\(rawValue)" }
+    package init(rawValue: UInt64) { self.rawValue = rawValue }
+
+    package var description: String { "connection #\(rawValue)" }
 }

@@ -9,17 +9,17 @@ import Foundation
 /// mutating method taking `now` (a `MonotonicInstant`; inputs that may sign or verify a JWT also
 /// take `wallClock`, the only use of wall time); what it asks for queues up and the runtime drains
 /// it with `nextAction()`, then arms one timer for `nextDeadline` and calls `timeElapsed(now:)`.
-struct BrokerCore {
-    let options: BrokerOptions
+package struct BrokerCore {
+    package let options: BrokerOptions
     /// Whether client subscribes must be authorized by the application (`.authorize` actions).
-    var authorizesSubscribe = false
+    package var authorizesSubscribe = false
     /// Whether client publishes must be authorized by the application.
-    var authorizesPublish = false
+    package var authorizesPublish = false
     /// Whether first handshakes must be authorized by the application (`.authorize(.handshake)`).
-    var authorizesHandshake = false
+    package var authorizesHandshake = false
     private(set) var sessions: [BrokerConnectionID: BrokerSessionSlot] = [:]
     private var channels: [String: ChannelSubscribers] = [:]
-    private var idGenerator = SocketIDGenerator()
+    private var idGenerator: SocketIDGenerator
     private let tokens: AuthTokenAuthority
     private var nextInvokeToken: UInt64 = 1
     /// Actions not taken yet.
@@ -36,7 +36,9 @@ struct BrokerCore {
     /// `#removeAuthToken` as the codec writes it.
     private let removeAuthTokenFrame: [UInt8]
 
-    init(options: BrokerOptions) {
+    /// `socketIDBytes` fills the random part of socket ids (sequence number first); nil uses the
+    /// system's generator. The simulator injects a seeded one so that a run replays exactly.
+    package init(options: BrokerOptions, socketIDBytes: (@Sendable (UInt32, inout [UInt8]) -> Void)? = nil) {
         var options = options
         let authKey = options.authKey ?? BrokerOptions.generatedAuthKey()
         options.authKey = authKey
@@ -45,6 +47,7 @@ struct BrokerCore {
         self.codecIsJSON = options.codec is JSONPacketCodec
         self.packetKind = options.codec.messageKind
         self.removeAuthTokenFrame = Packet.transmit(event: BuiltInEvent.removeAuthToken, data: nil).encoded(with: options.codec)
+        self.idGenerator = SocketIDGenerator(fill: socketIDBytes)
         self.tokens = AuthTokenAuthority(
             key: authKey, defaultExpiry: options.authDefaultExpiry, maximumTokenLength: options.maxAuthTokenLength)
     }
@@ -52,32 +55,43 @@ struct BrokerCore {
     // MARK: - Outputs
 
     /// The next action the inputs so far asked for, in order; nil when all were taken.
-    mutating func nextAction() -> BrokerAction? { actions.next() }
+    package mutating func nextAction() -> BrokerAction? { actions.next() }
 
     /// When `timeElapsed(now:)` must be called next, if any timer runs.
-    var nextDeadline: MonotonicInstant? { deadlines.top?.deadline }
+    package var nextDeadline: MonotonicInstant? { deadlines.top?.deadline }
 
     // MARK: - Queries
 
-    func socketInfo(_ connection: BrokerConnectionID) -> BrokerSocketInfo? {
+    package func socketInfo(_ connection: BrokerConnectionID) -> BrokerSocketInfo? {
         sessions[connection]?.session.info
     }
 
-    func subscriptions(of connection: BrokerConnectionID) -> [String] {
+    package func subscriptions(of connection: BrokerConnectionID) -> [String] {
         sessions[connection]?.session.subscriptions ?? []
     }
 
     /// Sockets that completed their handshake and are still open.
-    var connectedSockets: [BrokerConnectionID] {
+    package var connectedSockets: [BrokerConnectionID] {
         sessions.values.filter { $0.session.phase == .open }.map(\.session.connection)
     }
 
-    func subscriberCount(of channel: String) -> Int { channels[channel]?.count ?? 0 }
+    package func subscriberCount(of channel: String) -> Int { channels[channel]?.count ?? 0 }
+
+    /// Connections the core holds a session for, handshaking or open.
+    package var sessionCount: Int { sessions.count }
+
+    /// Entries of the channel table (a channel with no subscriber left should have none).
+    package var channelCount: Int { channels.count }
+
+    /// Server invokes on `connection` still waiting for the client's answer.
+    package func pendingInvokeCount(of connection: BrokerConnectionID) -> Int {
+        sessions[connection]?.session.pendingInvokes.count ?? 0
+    }
 
     // MARK: - Connection events
 
     /// A WebSocket connection was accepted: starts the ping, pong and handshake clocks.
-    mutating func connectionOpened(_ connection: BrokerConnectionID, now: MonotonicInstant) {
+    package mutating func connectionOpened(_ connection: BrokerConnectionID, now: MonotonicInstant) {
         var session = BrokerSocketSession(connection: connection, id: idGenerator.next())
         if !options.pingTimeoutDisabled {
             session.nextPingAt = now + options.pingInterval
@@ -89,12 +103,12 @@ struct BrokerCore {
     }
 
     /// The peer closed the connection (or it dropped): forget the socket.
-    mutating func connectionClosed(_ connection: BrokerConnectionID, code: UInt16, reason: String) {
+    package mutating func connectionClosed(_ connection: BrokerConnectionID, code: UInt16, reason: String) {
         endSession(connection, code: code, reason: reason, sendClose: false)
     }
 
     /// A text frame arrived.
-    mutating func receivedText(_ text: String, from connection: BrokerConnectionID, now: MonotonicInstant, wallClock: Date) {
+    package mutating func receivedText(_ text: String, from connection: BrokerConnectionID, now: MonotonicInstant, wallClock: Date) {
         guard sessions.index(forKey: connection) != nil else { return }
         if text == options.protocolVersion.pongText {
             receivedPong(connection, now: now, wallClock: wallClock)
@@ -112,7 +126,7 @@ struct BrokerCore {
 
     /// A binary frame arrived: the codec's packets (the JSON codec decodes it as UTF-8 JSON like
     /// a text frame); never a ping or pong.
-    mutating func receivedBinary(_ bytes: [UInt8], from connection: BrokerConnectionID, wallClock: Date) {
+    package mutating func receivedBinary(_ bytes: [UInt8], from connection: BrokerConnectionID, wallClock: Date) {
         guard sessions.index(forKey: connection) != nil else { return }
         if mayTakeRawPublish, let publish = bytes.withUnsafeBufferPointer({ InboundPublish.scan($0, isValidUTF8: false) }),
             acceptsRawPublish(from: connection)
@@ -130,7 +144,7 @@ struct BrokerCore {
 
     /// Time passed: runs whatever is due at `now` on every connection (handshake timeout, ping,
     /// pong timeout, server invoke timeouts).
-    mutating func timeElapsed(now: MonotonicInstant) {
+    package mutating func timeElapsed(now: MonotonicInstant) {
         while let top = deadlines.top, top.deadline <= now {
             deadlines.popTop()
             let connection = BrokerConnectionID(rawValue: top.key)
@@ -169,21 +183,21 @@ struct BrokerCore {
     // MARK: - Application commands
 
     /// Answers the client invoke `cid` (a procedure's result).
-    mutating func respond(
+    package mutating func respond(
         to connection: BrokerConnectionID, cid: BrokerCallID, result: Result<JSONValue?, RemoteError>
     ) {
         write(cid.response { Packet.response(rid: $0, result: result).encoded(with: codec) }, to: connection)
     }
 
     /// Sends a transmit to an open socket (dropped when the socket is not open, as the server does).
-    mutating func transmit(to connection: BrokerConnectionID, event: String, data: JSONValue?) {
+    package mutating func transmit(to connection: BrokerConnectionID, event: String, data: JSONValue?) {
         guard sessions[connection]?.session.phase == .open else { return }
         write(Packet.transmit(event: event, data: data).encoded(with: codec), to: connection)
     }
 
     /// Sends a server invoke; its outcome arrives later as `.completeInvoke(token:…)`. Returns
     /// `nil` as token when the socket is not open.
-    mutating func invoke(
+    package mutating func invoke(
         on connection: BrokerConnectionID, event: String, data: JSONValue?, ackTimeout: Duration?, now: MonotonicInstant
     ) -> UInt64? {
         guard let slot = sessions[connection], slot.session.phase == .open else { return nil }
@@ -199,7 +213,7 @@ struct BrokerCore {
     }
 
     /// Publishes to every socket subscribed to `channel`, in subscription order.
-    mutating func publish(channel: String, data: JSONValue?) {
+    package mutating func publish(channel: String, data: JSONValue?) {
         guard channels[channel] != nil else { return }
         publish(channel: channel, frame: publishFrame(channel: channel, data: data))
     }
@@ -217,7 +231,7 @@ struct BrokerCore {
 
     /// Issues a signed token to the socket and pushes it with `#setAuthToken`. Returns the signed
     /// token, or `nil` when the socket has not completed its handshake or is gone.
-    mutating func setAuthToken(
+    package mutating func setAuthToken(
         on connection: BrokerConnectionID, payload: [String: JSONValue], wallClock: Date
     ) -> String? {
         guard let slot = sessions[connection], slot.session.phase == .open else { return nil }
@@ -231,13 +245,13 @@ struct BrokerCore {
     }
 
     /// Drops the socket's token and pushes `#removeAuthToken`.
-    mutating func deauthenticate(_ connection: BrokerConnectionID) {
+    package mutating func deauthenticate(_ connection: BrokerConnectionID) {
         deauthenticate(connection, push: true)
     }
 
     /// Pushes `#kickOut` for `channel` (or for every subscribed channel when `nil`) and
     /// unsubscribes the socket.
-    mutating func kickOut(_ connection: BrokerConnectionID, channel: String?, message: String?) {
+    package mutating func kickOut(_ connection: BrokerConnectionID, channel: String?, message: String?) {
         guard let slot = sessions[connection], slot.session.phase == .open else { return }
         for name in channel.map({ [$0] }) ?? slot.session.subscriptions {
             write(kickOutFrame(channel: name, message: message), to: connection)
@@ -246,17 +260,17 @@ struct BrokerCore {
     }
 
     /// Closes the connection with `code` and `reason`.
-    mutating func disconnect(_ connection: BrokerConnectionID, code: UInt16, reason: String) {
+    package mutating func disconnect(_ connection: BrokerConnectionID, code: UInt16, reason: String) {
         endSession(connection, code: code, reason: reason, sendClose: true)
     }
 
     /// Starts holding packets for this socket until `flushBatch` (pings are never held).
-    mutating func startBatch(_ connection: BrokerConnectionID) {
+    package mutating func startBatch(_ connection: BrokerConnectionID) {
         sessions[connection]?.session.batch = []
     }
 
     /// Sends the held packets as one batch frame (a JSON array, or the codec's) and stops batching.
-    mutating func flushBatch(_ connection: BrokerConnectionID) {
+    package mutating func flushBatch(_ connection: BrokerConnectionID) {
         guard let held = sessions[connection]?.session.batch else { return }
         sessions[connection]?.session.batch = nil
         guard !held.isEmpty else { return }
@@ -265,7 +279,7 @@ struct BrokerCore {
     }
 
     /// Drops the held packets and stops batching.
-    mutating func cancelBatch(_ connection: BrokerConnectionID) {
+    package mutating func cancelBatch(_ connection: BrokerConnectionID) {
         sessions[connection]?.session.batch = nil
     }
 
@@ -350,7 +364,7 @@ struct BrokerCore {
 
     /// The application decided on a held subscribe or publish (`rejection` is its error, `nil`
     /// to allow); the connection's remaining packets are processed afterwards.
-    mutating func authorizationDecided(
+    package mutating func authorizationDecided(
         _ connection: BrokerConnectionID, rejection: RemoteError?, wallClock: Date
     ) {
         guard let pending = sessions[connection]?.session.awaitingAuthorization else { return }
@@ -443,7 +457,7 @@ struct BrokerCore {
 
     /// The application decided on a held `#handshake`: `rejection` answers it with an error and
     /// closes the connection with the rejection's code and reason; `nil` completes it.
-    mutating func handshakeDecided(
+    package mutating func handshakeDecided(
         _ connection: BrokerConnectionID, rejection: BrokerHandshakeRejection?, wallClock: Date
     ) {
         guard let rejection else {

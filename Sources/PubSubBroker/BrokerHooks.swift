@@ -61,7 +61,7 @@ struct BrokerHooks: Sendable {
 
 /// A subscribe or publish the core holds until the application decides on it
 /// (`BrokerCore.authorizationDecided`).
-enum BrokerAuthorizationRequest: Sendable {
+package enum BrokerAuthorizationRequest: Sendable {
     case subscribe(BrokerSubscribeRequest)
     case publish(BrokerPublishRequest)
     case handshake(BrokerHandshakeRequest)
