@@ -143,7 +143,11 @@ extension ClientSession {
     }
 
     mutating func kickOut(channel name: String, message: String?) {
-        guard channels.channel(name) != nil else { return }
+        // With a `#subscribe` still in flight, the server sent this kick-out before it read that
+        // subscribe (its answer would otherwise have arrived first on the one connection): the
+        // kick-out ends an older subscription, and the answer will subscribe the channel again.
+        // Dropping the channel here would leave the server subscribed and the client not.
+        guard let channel = channels.channel(name), channel.subscribeCid == nil else { return }
         emit(.kickedOut(.init(channel: name, message: message)))
         removeChannel(name)
     }
