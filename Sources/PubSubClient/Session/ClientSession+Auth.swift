@@ -25,6 +25,10 @@ extension ClientSession {
     package mutating func deauthenticate(now: MonotonicInstant) {
         removeStoredToken()
         if state != .closed {
+            authenticateCallsSuperseded = nextCallNumber
+            // A `#handshake` sent with the token is answered before the server reads this
+            // `#removeAuthToken` (queued until the handshake completes): its verdict is stale too.
+            updateLink { $0.handshakeToken = nil }
             try? submit(
                 .transmit(event: BuiltInEvent.removeAuthToken, data: .value(nil)),
                 deadline: now + configuration.ackTimeout, now: now)
@@ -53,6 +57,9 @@ extension ClientSession {
                 complete(call, .failure(.invalidResponse(event: BuiltInEvent.authenticate, detail: error.message)))
                 return
             }
+            // A `deauthenticate` since this call was sent: the server reads its `#removeAuthToken`
+            // after this `#authenticate`, so it ends unauthenticated, and so does the client.
+            guard call.rawValue > authenticateCallsSuperseded else { return complete(call, .success(data)) }
             if response.isAuthenticated { becomeAuthenticated(signedToken: token) } else { becomeUnauthenticated() }
             // The JS client saves the token whatever the verdict (Protocol.md §9).
             saveToken(token)

@@ -29,6 +29,9 @@ package struct ClientSession: Sendable {
     var nextTransportNumber: UInt64 = 0
     var batch: Batch?
     var nextCallNumber: UInt64 = 0
+    /// `authenticate` calls numbered up to this one were sent before a `#removeAuthToken` the
+    /// server reads after them: their answers no longer decide the auth state.
+    var authenticateCallsSuperseded: UInt64 = 0
     /// Actions not taken yet.
     var actions = ActionQueue<SessionAction>()
     /// Whether `configuration.codec` is the JSON codec, checked once: its packets are then

@@ -40,4 +40,53 @@ final class CrossedMessageTests: XCTestCase {
         XCTAssertEqual(harness.session.channelState("news"), .unsubscribed)
         XCTAssertTrue(harness.events.contains(.kickedOut(.init(channel: "news", message: "out"))))
     }
+
+    // MARK: Authenticate answer after deauthenticate
+
+    func testAuthenticateAnswerAfterADeauthenticateLeavesTheClientUnauthenticated() {
+        var harness = SessionHarness()
+        harness.open()
+        let call = harness.session.authenticate(Self.token, now: harness.now)
+        harness.drain()
+        let cid = harness.lastSentCid()
+        // The server reads `#authenticate`, then the `#removeAuthToken` sent after it: it ends
+        // unauthenticated, whatever it answered the first.
+        harness.session.deauthenticate(now: harness.now)
+        harness.drain()
+        XCTAssertEqual(harness.sent.last, ##"{"event":"#removeAuthToken"}"##)
+        harness.receive(#"{"rid":\#(cid),"data":{"isAuthenticated":true,"authError":null}}"#)
+        XCTAssertEqual(harness.session.auth.state, .unauthenticated)
+        XCTAssertNil(harness.session.tokenForNextHandshake, "the token deauthenticate removed is not stored again")
+        guard case .success? = harness.completions[call] else { return XCTFail("the call completes with the server's answer") }
+    }
+
+    func testAuthenticateAfterADeauthenticateAuthenticates() {
+        var harness = SessionHarness()
+        harness.open()
+        harness.session.deauthenticate(now: harness.now)
+        let call = harness.session.authenticate(Self.token, now: harness.now)
+        harness.drain()
+        harness.receive(#"{"rid":\#(harness.lastSentCid()),"data":{"isAuthenticated":true,"authError":null}}"#)
+        XCTAssertEqual(harness.session.auth.state, .authenticated)
+        guard case .success? = harness.completions[call] else { return XCTFail("expected success") }
+    }
+}
+
+extension CrossedMessageTests {
+    // MARK: Deauthenticate during the handshake
+
+    func testDeauthenticateWhileTheHandshakeIsAnsweredLeavesTheClientUnauthenticated() {
+        var harness = SessionHarness(storedToken: Self.token)
+        harness.session.connect(now: harness.now)
+        harness.drain()
+        harness.openTransport()
+        let handshake = harness.lastSentCid()
+        XCTAssertTrue(harness.sent.last?.contains(Self.token) ?? false, "the handshake carries the stored token")
+        harness.session.deauthenticate(now: harness.now)
+        harness.drain()
+        harness.sent = []
+        harness.receive(#"{"rid":\#(handshake),"data":{"id":"abc","pingTimeout":20000,"isAuthenticated":true}}"#)
+        XCTAssertEqual(harness.sent, [##"{"event":"#removeAuthToken"}"##], "the server is told after the handshake")
+        XCTAssertEqual(harness.session.auth.state, .unauthenticated, "as the server will be once it reads that")
+    }
 }
