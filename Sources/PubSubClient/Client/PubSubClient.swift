@@ -185,7 +185,9 @@ public final class PubSubClient: Sendable {
         return result
     }
 
-    /// Subscribes and waits for the server's confirmation.
+    /// Subscribes and waits for the server's confirmation, at most `ackTimeout`: a channel that
+    /// cannot be confirmed by then (`waitForAuth` while unauthenticated, a closed client) throws
+    /// ``PubSubError/Code/timeout`` and stays pending, subscribed once it can be.
     public func subscribe(_ channel: String, options: SubscriptionOptions = SubscriptionOptions()) async throws {
         _ = try await call { session, now in session.subscribeWithAck(channel, options: options, now: now) }
     }

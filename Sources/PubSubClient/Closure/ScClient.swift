@@ -215,7 +215,8 @@ public final class ScClient: Sendable {
         core.subscribe(channelName, options: options)
     }
 
-    /// Subscribes; `ack` gets the server's verdict on this attempt.
+    /// Subscribes; `ack` gets the server's verdict on this attempt, or a timeout error after
+    /// `ackTimeout` when none came (the channel then stays pending).
     public func subscribeAck(channelName: String, options: SubscriptionOptions = SubscriptionOptions(), ack: @escaping AckHandler) {
         call(channelName, ack) { session, now in session.subscribeWithAck(channelName, options: options, now: now) }
     }

@@ -64,6 +64,13 @@ struct ChannelTable: Sendable {
         channels[name]?.waiters.append(call)
     }
 
+    /// Takes `call` off `name`'s waiters; false when it no longer waits there (it completed).
+    mutating func removeWaiter(_ call: CallID, from name: String) -> Bool {
+        guard let index = channels[name]?.waiters.firstIndex(of: call) else { return false }
+        channels[name]?.waiters.remove(at: index)
+        return true
+    }
+
     /// Pending channels with no `#subscribe` in flight whose auth requirement is met,
     /// highest priority first, then in insertion order.
     func readyToSubscribe(isAuthenticated: Bool) -> [Channel] {

@@ -13,7 +13,9 @@ extension ClientSession {
     }
 
     /// `subscribe` whose call completes when the server confirms (`.success(nil)`) or refuses
-    /// the current attempt, or the connection drops before it answers.
+    /// the current attempt, or the connection drops before it answers, or with `.timeout` after
+    /// `ackTimeout` without any of these (a `waitForAuth` channel while unauthenticated, a closed
+    /// client, a slow server): the subscription itself stays pending and goes on.
     package mutating func subscribeWithAck(
         _ channel: String, options: SubscriptionOptions = SubscriptionOptions(),
         now: MonotonicInstant
@@ -24,6 +26,8 @@ extension ClientSession {
             complete(call, .success(nil))
         } else {
             channels.addWaiter(call, to: channel)
+            subscribeWaitDeadlines.insert(now + configuration.ackTimeout, call.rawValue)
+            subscribeWaitChannels[call.rawValue] = channel
             processPendingSubscriptions()
         }
         return call

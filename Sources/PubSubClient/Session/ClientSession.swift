@@ -32,6 +32,10 @@ package struct ClientSession: Sendable {
     /// `authenticate` calls numbered up to this one were sent before a `#removeAuthToken` the
     /// server reads after them: their answers no longer decide the auth state.
     var authenticateCallsSuperseded: UInt64 = 0
+    /// When each `subscribeWithAck` call gives up waiting (keyed by call number), and the
+    /// channel it waits on. Entries of calls that completed otherwise are dropped when due.
+    var subscribeWaitDeadlines = DeadlineHeap()
+    var subscribeWaitChannels: [UInt64: String] = [:]
     /// Actions not taken yet.
     var actions = ActionQueue<SessionAction>()
     /// Whether `configuration.codec` is the JSON codec, checked once: its packets are then
@@ -81,7 +85,7 @@ package struct ClientSession: Sendable {
         }
         return earlier(
             earlier(earlier(acks.nextDeadline, outbound.nextDeadline), earlier(ping.deadline, connection.openDeadline)),
-            reconnectDeadline)
+            earlier(reconnectDeadline, subscribeWaitDeadlines.top?.deadline))
     }
 
     /// Invokes written and not answered yet.
@@ -421,6 +425,13 @@ package struct ClientSession: Sendable {
                     complete(id, .failure(.timeout(event: call.event)))
                 case .subscribe:
                     break
+                }
+            }
+            while let top = subscribeWaitDeadlines.top, top.deadline <= now {
+                _ = subscribeWaitDeadlines.popTop()
+                let call = CallID(rawValue: top.key)
+                if let channel = subscribeWaitChannels.removeValue(forKey: top.key), channels.removeWaiter(call, from: channel) {
+                    complete(call, .failure(.timeout(event: BuiltInEvent.subscribe)))
                 }
             }
             for entry in outbound.expire(now: now) {

@@ -70,6 +70,44 @@ final class CrossedMessageTests: XCTestCase {
         XCTAssertEqual(harness.session.auth.state, .authenticated)
         guard case .success? = harness.completions[call] else { return XCTFail("expected success") }
     }
+
+    // MARK: Subscribe calls that cannot be answered
+
+    func testSubscribeWithAckWaitingForAuthTimesOutAndTheChannelStaysPending() {
+        var harness = SessionHarness()
+        harness.open()
+        let call = harness.session.subscribeWithAck("private", options: .init(waitForAuth: true), now: harness.now)
+        harness.drain()
+        XCTAssertNil(harness.completions[call])
+        harness.advance(harness.session.configuration.ackTimeout.wholeMilliseconds - 1)
+        XCTAssertNil(harness.completions[call])
+        harness.advance(1)
+        guard case .failure(PubSubError.Code.timeout)? = harness.completions[call] else { return XCTFail("expected a timeout") }
+        XCTAssertEqual(harness.session.channelState("private"), .pending)
+        harness.sent = []
+        harness.receive(##"{"event":"#setAuthToken","data":{"token":"\##(Self.token)"}}"##)
+        XCTAssertTrue(harness.sent.contains { $0.contains(#""channel":"private""#) }, "the subscription goes on once authenticated")
+    }
+
+    func testSubscribeWithAckOnAClosedClientTimesOut() {
+        var harness = SessionHarness()
+        let call = harness.session.subscribeWithAck("news", now: harness.now)
+        harness.drain()
+        harness.advance(harness.session.configuration.ackTimeout.wholeMilliseconds)
+        guard case .failure(PubSubError.Code.timeout)? = harness.completions[call] else { return XCTFail("expected a timeout") }
+    }
+
+    func testAnsweredSubscribeWithAckDoesNotTimeOutLater() {
+        var harness = SessionHarness()
+        harness.open()
+        let call = harness.session.subscribeWithAck("news", now: harness.now)
+        harness.drain()
+        harness.receive(#"{"rid":\#(harness.lastSentCid())}"#)
+        guard case .success? = harness.completions[call] else { return XCTFail("expected success") }
+        harness.advance(harness.session.configuration.ackTimeout.wholeMilliseconds + 1)
+        XCTAssertEqual(harness.completionOrder.filter { $0 == call }.count, 1)
+        XCTAssertEqual(harness.session.channelState("news"), .subscribed)
+    }
 }
 
 extension CrossedMessageTests {
