@@ -37,6 +37,10 @@ let package = Package(
         .target(name: "PubSubClient", dependencies: ["WireKit", "PubSubProtocol", "MonotonicTime", "PeerText"]),
         .target(name: "PubSubBroker", dependencies: ["WireKit", "PubSubProtocol", "Digests", "MonotonicTime", "PeerText"]),
         .executableTarget(name: "demo", dependencies: ["PubSubClient", "PubSubBroker"]),
+        // The deterministic simulator: the real session and broker cores over a simulated network
+        // and clock, driven by one seed (`swift run simulate --help`).
+        .target(name: "Simulation", dependencies: ["PubSubClient", "PubSubBroker", "MonotonicTime"]),
+        .executableTarget(name: "simulate", dependencies: ["Simulation"]),
         // Autobahn|Testsuite echo client for the WireKit client role (Scripts/autobahn/run-client.sh).
         .executableTarget(name: "wirekit-autobahn-client", dependencies: ["WireKit"], path: "Conformance/wirekit-autobahn-client"),
         // Autobahn|Testsuite echo server for the WireKit server role (Scripts/autobahn/run-server.sh).
@@ -70,6 +74,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["WireKit"], path: "Tests/TestSupport"),
         .testTarget(name: "PubSubClientTests", dependencies: ["PubSubClient", "PubSubBroker", "TestSupport"]),
         .testTarget(name: "PubSubBrokerTests", dependencies: ["PubSubBroker", "PubSubClient", "TestSupport"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "PubSubClient", "PubSubBroker"]),
         // Runs the built `demo` executable (story, broker, chat through pipes). Depending on the
         // executable target makes SwiftPM build it before the tests, and lets the tests import it.
         .testTarget(name: "DemoTests", dependencies: ["demo", "PubSubClient", "PubSubBroker", "WireKit"]),
