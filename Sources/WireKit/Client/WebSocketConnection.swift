@@ -399,7 +399,9 @@ final class WebSocketConnection: @unchecked Sendable {
     /// schedules one queue block, the writes that follow before it runs join it, and the block
     /// encodes them all and writes them in one go (one hop and one write per burst, not per
     /// message). Every other operation closes the open batch first (`later`), so call order holds.
-    func enqueue(size: Int, _ body: @escaping WriteBatch.Write) throws(WebSocketError) {
+    func enqueue(
+        size: Int, _ body: @escaping @Sendable (inout WebSocketStateMachine) throws(WebSocketError) -> Void
+    ) throws(WebSocketError) {
         lock.lock()
         let state = mirroredSendState
         var started: WriteBatch?
@@ -415,7 +417,8 @@ final class WebSocketConnection: @unchecked Sendable {
                 started = WriteBatch()
                 openBatch = started
             }
-            openBatch?.writes.append(body)
+            // Each write fails on its own (a socket closing meanwhile), as if sent alone.
+            openBatch?.writes.append { machine in try? body(&machine) }
         }
         lock.unlock()
         switch state {
@@ -431,16 +434,18 @@ final class WebSocketConnection: @unchecked Sendable {
             }
             // The mirror was raised by `size` above; the pump's update sets the real amount.
             mirrorStale = true
-            _ = perform { machine, _ throws(WebSocketError) in
-                // Each write fails on its own (a socket closing meanwhile), as if sent alone.
-                for write in writes { try? write(&machine) }
+            _ = perform { machine, _ in
+                for write in writes { write(&machine) }
             }
         }
     }
 
     /// Writes queued by `enqueue` and not yet taken by their queue block. Guarded by `lock`.
     final class WriteBatch: @unchecked Sendable {
-        typealias Write = @Sendable (inout WebSocketStateMachine) throws(WebSocketError) -> Void
+        /// One queued write, its error already absorbed. Not `throws(WebSocketError)`: a
+        /// typed-throws function type kept as a value (an array element) needs runtime support
+        /// that Apple platforms ship only from macOS 15 / iOS 18 / tvOS 18 / watchOS 11.
+        typealias Write = @Sendable (inout WebSocketStateMachine) -> Void
         var writes: [Write] = []
     }
 

@@ -20,8 +20,13 @@ enum ThreadIOBuffers {
 
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
-        // The thread's buffers go when the thread does.
-        pthread_key_create(&key) { pointer in pointer?.deallocate() }
+        // The thread's buffers go when the thread does. POSIX calls the destructor only for a
+        // non-null value; Glibc's header still types the parameter optional and Darwin's
+        // (audited for nullability) does not, so it is read through an optional on both.
+        pthread_key_create(&key) { pointer in
+            let block: UnsafeMutableRawPointer? = pointer
+            block?.deallocate()
+        }
         return key
     }()
 
