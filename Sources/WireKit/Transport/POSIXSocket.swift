@@ -8,6 +8,15 @@ import Darwin
 enum POSIXSocket {
     /// A non-blocking, close-on-exec TCP socket of `family`, or the failing errno.
     static func makeStreamSocket(family: Int32) -> Result<Int32, TransportError> {
+        #if os(watchOS)
+        // Apple's TN3135: on watchOS BSD sockets never reach the network, whatever the app;
+        // Network.framework does in the cases it lists, and `wss://` goes through it.
+        return .failure(
+            .unsupported(
+                "BSD sockets do not reach the network on watchOS (Apple TN3135): plain ws:// and listening are "
+                    + "unavailable there; wss:// goes through Network.framework, which watchOS allows in "
+                    + "audio-streaming apps while they stream and in VoIP apps during a CallKit call"))
+        #else
         #if canImport(Glibc)
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         let fd = socket(family, type, Int32(IPPROTO_TCP))
@@ -21,6 +30,7 @@ enum POSIXSocket {
         #endif
         preventSIGPIPE(fd)
         return .success(fd)
+        #endif
     }
 
     /// Makes an accepted socket ready: non-blocking, close-on-exec, no SIGPIPE, TCP_NODELAY.
