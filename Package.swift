@@ -77,6 +77,6 @@ let package = Package(
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "PubSubClient", "PubSubBroker"]),
         // Runs the built `demo` executable (story, broker, chat through pipes). Depending on the
         // executable target makes SwiftPM build it before the tests, and lets the tests import it.
-        .testTarget(name: "DemoTests", dependencies: ["demo", "PubSubClient", "PubSubBroker", "WireKit"]),
+        .testTarget(name: "DemoTests", dependencies: ["demo", "PubSubClient", "PubSubBroker", "WireKit", "TestSupport"]),
     ]
 )

@@ -9,6 +9,8 @@ import WireKit
 import BenchSupport
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Counts the bytes a transport writes and reads.
@@ -46,7 +48,11 @@ final class ByteCounter: @unchecked Sendable {
 
 func cpuSeconds() -> Double {
     var usage = rusage()
+    #if canImport(Glibc)
     getrusage(RUSAGE_SELF.rawValue, &usage)
+    #else
+    getrusage(RUSAGE_SELF, &usage)
+    #endif
     return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import WireKit
+import TestSupport
 
 /// A TCP server answering every request with `HTTP/1.1 404 Not Found` (or `answer`): a web
 /// server, not a WebSocket one.
@@ -8,7 +9,7 @@ final class HTTPNotFoundServer: Sendable {
     private let descriptor: Int32
 
     init(answer: [UInt8] = Array("HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\nConnection: close\r\n\r\nNot Found".utf8)) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        descriptor = TestSocket.makeTCP()
         guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -51,7 +52,7 @@ final class HTTPNotFoundServer: Sendable {
 
 /// A TCP port nothing listens on: bound to get a free number, then closed.
 func closedPort() throws -> Int {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let descriptor = TestSocket.makeTCP()
     guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
     defer { close(descriptor) }
     var address = sockaddr_in()

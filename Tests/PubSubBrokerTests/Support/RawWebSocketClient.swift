@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TestSupport
 
 /// A deliberately small blocking WebSocket client for tests that need many connections cheaply:
 /// one IPv4 loopback socket, masked text frames out, unmasked frames in, no thread of its own.
@@ -45,11 +46,7 @@ final class RawWebSocketClient {
 
     /// Connects to `127.0.0.1:port` and performs the opening handshake for `path`.
     init(port: Int, path: String = "/socketcluster/", timeout: TimeInterval = 10) throws {
-        #if canImport(Glibc)
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
+        fd = TestSocket.makeTCP()
         guard fd >= 0 else { throw Failure.system("socket", errno) }
         var seconds = timeval(tv_sec: Int(timeout), tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &seconds, socklen_t(MemoryLayout<timeval>.size))
@@ -148,11 +145,7 @@ final class RawWebSocketClient {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { pointer in
-                #if canImport(Glibc)
-                Glibc.send(fd, pointer.baseAddress, pointer.count, Int32(MSG_NOSIGNAL))
-                #else
-                Darwin.send(fd, pointer.baseAddress, pointer.count, 0)
-                #endif
+                TestSocket.send(fd, pointer.baseAddress, pointer.count)
             }
             guard sent > 0 else { throw Failure.system("send", errno) }
             offset += sent

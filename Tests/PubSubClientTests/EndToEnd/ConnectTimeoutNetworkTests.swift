@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import PubSubClient
+import TestSupport
 
 /// Against a loopback listener that completes TCP connections and never answers the upgrade, a
 /// connect attempt always ends with 4007, never with WireKit's own handshake timeout (1006).
@@ -60,7 +61,7 @@ private final class SilentTCPListener: Sendable {
     private let descriptor: Int32
 
     init() throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        descriptor = TestSocket.makeTCP()
         guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

@@ -59,7 +59,7 @@ final class MessageAssemblerReservationTests: XCTestCase {
     }
 
     func testLargeBinaryMessageOverManySlicesIsDeliveredIntact() throws {
-        let payload = (0..<300_001).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let payload = (0..<300_001).map { (index: Int) in UInt8(truncatingIfNeeded: index &* 31) }
         var assembler = MessageAssembler(maxMessageSize: announced)
         try assembler.begin(header(.binary, length: payload.count))
         let event = try feed(&assembler, payload, frameLength: payload.count, sliceSize: 4_093)

@@ -57,7 +57,7 @@ final class WebSocketFrameCodecTests: XCTestCase {
     }
 
     func test64KiBBinaryUses64BitLength() throws {
-        let payload = (0..<65536).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let payload = (0..<65536).map { (index: Int) in UInt8(truncatingIfNeeded: index &* 31) }
         let wire = WebSocketFrameEncoder.encode(WebSocketFrame(opcode: .binary, payload: payload))
         XCTAssertEqual(Array(wire.prefix(10)), [0x82, 0x7F, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00])
         XCTAssertEqual(wire.count, 10 + 65536)

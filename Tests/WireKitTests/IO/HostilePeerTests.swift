@@ -41,7 +41,7 @@ final class HostilePeerTests: XCTestCase {
     private static func sendAll(_ fd: Int32, _ bytes: [UInt8], chunk: Int = .max, sent counter: LockedBox<Int>? = nil) -> Bool {
         var sent = 0
         while sent < bytes.count {
-            let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + sent, min(chunk, $0.count - sent), Int32(MSG_NOSIGNAL)) }
+            let n = bytes.withUnsafeBytes { TestSocket.send(fd, $0.baseAddress! + sent, min(chunk, $0.count - sent)) }
             if n <= 0 { return false }
             sent += n
             if sent & 0xFFFF < n || sent == bytes.count { counter?.value = sent }

@@ -5,6 +5,7 @@ import XCTest
 
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// On queues without an event loop: the Dispatch-source path (Apple platforms, and Linux
@@ -341,7 +342,7 @@ class TCPTransportTests: XCTestCase {
         let flooder = Thread {
             let chunk = [UInt8](repeating: 0x55, count: 64 * 1024)
             while flooding.value {
-                let sent = chunk.withUnsafeBytes { send(peer, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                let sent = chunk.withUnsafeBytes { TestSocket.send(peer, $0.baseAddress, $0.count) }
                 if sent <= 0 { break }
             }
         }

@@ -5,11 +5,12 @@ import XCTest
 
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// A blocking listening socket on a free 127.0.0.1 port (the tests' hand-made peers accept on it).
 func loopbackListener(backlog: Int32 = 4) throws -> (fd: Int32, port: Int) {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = TestSocket.makeTCP()
     guard fd >= 0 else { throw TransportError.system(operation: "socket", errno: errno) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
@@ -27,7 +28,7 @@ func loopbackListener(backlog: Int32 = 4) throws -> (fd: Int32, port: Int) {
 
 /// A blocking loopback client socket with a receive timeout (seconds).
 func connectBlocking(port: Int, timeout: Int = 5) throws -> Int32 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = TestSocket.makeTCP()
     guard fd >= 0 else { throw TransportError.system(operation: "socket", errno: errno) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
@@ -53,7 +54,7 @@ func rawExchangeBytes(port: Int, request: String, extra: [UInt8] = [], untilClos
     let fd = try connectBlocking(port: port)
     defer { Glibc.close(fd) }
     let bytes = Array(request.utf8) + extra
-    _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    _ = bytes.withUnsafeBytes { TestSocket.send(fd, $0.baseAddress, $0.count) }
     var received: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)
     while true {
@@ -94,7 +95,7 @@ final class StalledWebSocketPeer: @unchecked Sendable {
                 .map { String($0.dropFirst("sec-websocket-key:".count)).trimmingCharacters(in: .whitespaces) } ?? ""
             let response =
                 "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(ClientHandshake.acceptValue(forKey: key))\r\n\r\n"
-            _ = Array(response.utf8).withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            _ = Array(response.utf8).withUnsafeBytes { TestSocket.send(client, $0.baseAddress, $0.count) }
             drain.wait()
             var buffer = [UInt8](repeating: 0, count: 1 << 16)
             while buffer.withUnsafeMutableBytes({ recv(client, $0.baseAddress, $0.count, 0) }) > 0 {}

@@ -4,6 +4,7 @@ import XCTest
 
 #if canImport(Glibc)
 import Glibc
+import TestSupport
 #endif
 
 /// A real `tinyproxy` (Debian package; Scripts/test.sh installs it) on a loopback port, with a
@@ -82,7 +83,7 @@ final class Tinyproxy: @unchecked Sendable {
     }
 
     private static func canConnect(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = TestSocket.makeTCP()
         guard fd >= 0 else { return false }
         defer { close(fd) }
         var address = sockaddr_in()
@@ -96,7 +97,7 @@ final class Tinyproxy: @unchecked Sendable {
 
     /// A loopback port nothing listens on right now (bound to port 0, then released).
     static func freeLoopbackPort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = TestSocket.makeTCP()
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
