@@ -5,6 +5,9 @@ import XCTest
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+import TestSupport
 #endif
 
 /// The web chat `demo broker` serves on its port, and the plain HTTP answers next to it. What
@@ -74,7 +77,7 @@ final class WebChatPageTests: XCTestCase {
 
     /// One HTTP exchange with the broker over loopback: everything until it closes.
     private func exchange(port: Int, _ request: String) throws -> String {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = TestSocket.makeTCP()
         guard fd >= 0 else { throw POSIXError(.EIO) }
         defer { close(fd) }
         var seconds = timeval(tv_sec: 10, tv_usec: 0)
@@ -87,7 +90,7 @@ final class WebChatPageTests: XCTestCase {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-        _ = Array(request.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        _ = Array(request.utf8).withUnsafeBytes { TestSocket.send(fd, $0.baseAddress, $0.count) }
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {

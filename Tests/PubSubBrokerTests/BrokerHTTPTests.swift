@@ -6,6 +6,7 @@ import XCTest
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+import TestSupport
 #endif
 
 /// Plain HTTP on the broker's port: the health check, 404 and 405, the application's
@@ -100,11 +101,7 @@ final class BrokerHTTPTests: XCTestCase {
 
     /// One HTTP exchange over a fresh loopback connection: everything until the broker closes.
     private func httpExchange(port: Int, _ request: String) throws -> (status: Int, text: String, body: String) {
-        #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
+        let fd = TestSocket.makeTCP()
         guard fd >= 0 else { throw POSIXError(.EIO) }
         defer { close(fd) }
         var seconds = timeval(tv_sec: 10, tv_usec: 0)
@@ -118,7 +115,7 @@ final class BrokerHTTPTests: XCTestCase {
         }
         guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
         let bytes = Array(request.utf8)
-        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        _ = bytes.withUnsafeBytes { TestSocket.send(fd, $0.baseAddress, $0.count) }
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {

@@ -5,6 +5,9 @@ import XCTest
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+import TestSupport
 #endif
 
 /// `WebSocketServer` answering plain HTTP requests on its port next to WebSocket upgrades, over
@@ -51,9 +54,9 @@ final class PlainHTTPServerTests: XCTestCase {
     func testTheAnswerReachesAClientWhoseBodyArrivesAfterIt() async throws {
         let server = try startServer()
         let fd = try connectBlocking(port: server.port)
-        defer { Glibc.close(fd) }
+        defer { close(fd) }
         func send(_ text: String) {
-            _ = Array(text.utf8).withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            _ = Array(text.utf8).withUnsafeBytes { TestSocket.send(fd, $0.baseAddress, $0.count) }
         }
         send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 20000\r\n\r\n")
         // The answer comes at once, before the body; the body then arrives after it.
