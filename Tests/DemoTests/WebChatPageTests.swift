@@ -7,8 +7,8 @@ import XCTest
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
-import TestSupport
 #endif
+import TestSupport
 
 /// The web chat `demo broker` serves on its port, and the plain HTTP answers next to it. What
 /// the page does in a browser is tested with Chromium by Scripts/browser/run.py.

@@ -6,8 +6,8 @@ import XCTest
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
-import TestSupport
 #endif
+import TestSupport
 
 /// Plain HTTP on the broker's port: the health check, 404 and 405, the application's
 /// `httpRequestHandler`, and upgrades as before.

@@ -7,8 +7,8 @@ import XCTest
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
-import TestSupport
 #endif
+import TestSupport
 
 /// `WebSocketServer` answering plain HTTP requests on its port next to WebSocket upgrades, over
 /// real sockets: the answers, and peers that send too much, too slowly or not HTTP at all.
