@@ -4,7 +4,8 @@ extension ClientSession {
     /// Sends `#authenticate` with `signedToken` (an invoke whose data is the token string,
     /// Protocol.md §9). Completes with `{isAuthenticated, authError}` from the server, or fails with
     /// the server's error (the client is then unauthenticated), a timeout or a bad connection
-    /// (auth state unchanged). Queued while not open.
+    /// (auth state unchanged; an answer that comes after the timeout on the same connection
+    /// still sets it, as the server acted on it). Queued while not open.
     package mutating func authenticate(_ signedToken: String, ackTimeout: Duration? = nil, now: MonotonicInstant) -> CallID {
         let call = makeCallID()
         let timeout = ackTimeout ?? configuration.ackTimeout
@@ -57,17 +58,37 @@ extension ClientSession {
                 complete(call, .failure(.invalidResponse(event: BuiltInEvent.authenticate, detail: error.message)))
                 return
             }
-            // A `deauthenticate` since this call was sent: the server reads its `#removeAuthToken`
-            // after this `#authenticate`, so it ends unauthenticated, and so does the client.
-            guard call.rawValue > authenticateCallsSuperseded else { return complete(call, .success(data)) }
-            if response.isAuthenticated { becomeAuthenticated(signedToken: token) } else { becomeUnauthenticated() }
-            // The JS client saves the token whatever the verdict (Protocol.md §9).
-            saveToken(token)
+            applyAuthenticateVerdict(call: call, token: token, isAuthenticated: response.isAuthenticated)
             complete(call, .success(data))
         case .failure(let error):
-            becomeUnauthenticated()
+            applyAuthenticateVerdict(call: call, token: token, isAuthenticated: nil)
             complete(call, .failure(.remote(error)))
         }
+    }
+
+    /// The answer to an `#authenticate` whose call already timed out: the call stays completed,
+    /// but the verdict is the server's auth state, so the client takes it as well.
+    mutating func handleLateAuthenticateAnswer(rid: Int64, result: Result<JSONValue?, RemoteError>) {
+        guard let late = connection.link?.expiredAuthenticates[rid] else { return }
+        updateLink { $0.expiredAuthenticates[rid] = nil }
+        switch result {
+        case .success(let data):
+            guard let response = try? AuthenticateResponse(parsing: data) else { return }
+            applyAuthenticateVerdict(call: late.call, token: late.token, isAuthenticated: response.isAuthenticated)
+        case .failure:
+            applyAuthenticateVerdict(call: late.call, token: late.token, isAuthenticated: nil)
+        }
+    }
+
+    /// Takes the server's answer to `call`'s `#authenticate` (`isAuthenticated` nil: an error).
+    private mutating func applyAuthenticateVerdict(call: CallID, token: String, isAuthenticated: Bool?) {
+        // A `deauthenticate` since this call was sent: the server reads its `#removeAuthToken`
+        // after this `#authenticate`, so it ends unauthenticated, and so does the client.
+        guard call.rawValue > authenticateCallsSuperseded else { return }
+        guard let isAuthenticated else { return becomeUnauthenticated() }
+        if isAuthenticated { becomeAuthenticated(signedToken: token) } else { becomeUnauthenticated() }
+        // The JS client saves the token whatever the verdict (Protocol.md §9).
+        saveToken(token)
     }
 
     /// `#setAuthToken` from the server: authenticated with the new token, which is persisted.

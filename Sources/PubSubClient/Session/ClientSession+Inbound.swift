@@ -33,7 +33,7 @@ extension ClientSession {
     mutating func receive(_ packet: Packet, now: MonotonicInstant) {
         switch packet {
         case .response(let rid, let result):
-            guard let call = acks.resolve(rid: rid) else { return }
+            guard let call = acks.resolve(rid: rid) else { return handleLateAuthenticateAnswer(rid: rid, result: result) }
             handleResponse(to: call, result: result, now: now)
         case .transmit(let event, let data):
             handleTransmit(event: event, data: data, now: now)

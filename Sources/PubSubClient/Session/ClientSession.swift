@@ -421,7 +421,11 @@ package struct ClientSession: Sendable {
                     rejectHandshake(
                         .timeout(event: BuiltInEvent.handshake), code: SocketClusterCloseCode.handshakeFailed.rawValue,
                         reason: "TimeoutError: Event response for #handshake event timed out", now: now)
-                case .user(let id), .authenticate(let id, _):
+                case .user(let id):
+                    complete(id, .failure(.timeout(event: call.event)))
+                case .authenticate(let id, let token):
+                    // The server may still answer: its verdict then tells the auth state it holds.
+                    updateLink { $0.expiredAuthenticates[call.cid] = ExpiredAuthenticate(call: id, token: token) }
                     complete(id, .failure(.timeout(event: call.event)))
                 case .subscribe:
                     break

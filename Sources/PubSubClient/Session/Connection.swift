@@ -65,11 +65,20 @@ struct Link: Sendable {
     var openRequests: Set<ServerRequestID> = []
     /// `connect` calls waiting for this attempt's handshake; empty once open.
     var connectCalls: [CallID] = []
+    /// `#authenticate` invokes sent on this transport whose calls timed out, by cid: a late
+    /// answer still says whether the server authenticated the socket.
+    var expiredAuthenticates: [Int64: ExpiredAuthenticate] = [:]
 
     init(transport: TransportID, openDeadline: MonotonicInstant) {
         self.transport = transport
         self.openDeadline = openDeadline
     }
+}
+
+/// An `authenticate` call that timed out while its `#authenticate` was on the wire.
+struct ExpiredAuthenticate: Sendable {
+    var call: CallID
+    var token: String
 }
 
 /// Packets collected between `startBatch()` and `flushBatch()`.

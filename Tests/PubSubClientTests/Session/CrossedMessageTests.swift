@@ -128,3 +128,37 @@ extension CrossedMessageTests {
         XCTAssertEqual(harness.session.auth.state, .unauthenticated, "as the server will be once it reads that")
     }
 }
+
+extension CrossedMessageTests {
+    // MARK: An authenticate answer after its call timed out
+
+    func testAnAuthenticateAnswerAfterTheTimeoutStillSetsTheAuthState() {
+        var harness = SessionHarness()
+        harness.open()
+        let call = harness.session.authenticate(Self.token, now: harness.now)
+        harness.drain()
+        let cid = harness.lastSentCid()
+        harness.advance(harness.session.configuration.ackTimeout.wholeMilliseconds)
+        guard case .failure(PubSubError.Code.timeout)? = harness.completions[call] else { return XCTFail("expected a timeout") }
+        // The server did authenticate the socket; its answer was only slow.
+        harness.receive(#"{"rid":\#(cid),"data":{"isAuthenticated":true,"authError":null}}"#)
+        XCTAssertEqual(harness.session.auth.state, .authenticated, "the client agrees with the server")
+        XCTAssertEqual(harness.savedTokens, [Self.token])
+        XCTAssertEqual(harness.completionOrder.filter { $0 == call }.count, 1, "the call stays completed once")
+    }
+
+    func testALateAuthenticateAnswerOnALaterConnectionIsIgnored() {
+        var harness = SessionHarness(configuration: SessionHarness.configuration(autoReconnect: true))
+        harness.open()
+        _ = harness.session.authenticate(Self.token, now: harness.now)
+        harness.drain()
+        let cid = harness.lastSentCid()
+        harness.advance(harness.session.configuration.ackTimeout.wholeMilliseconds)
+        harness.serverClose(code: 4000)
+        harness.advance(0)
+        harness.openTransport()
+        harness.receive(#"{"rid":\#(harness.lastSentCid()),"data":{"id":"b","pingTimeout":20000,"isAuthenticated":false}}"#)
+        harness.receive(#"{"rid":\#(cid),"data":{"isAuthenticated":true,"authError":null}}"#)
+        XCTAssertEqual(harness.session.auth.state, .unauthenticated, "that answer belonged to the connection that ended")
+    }
+}

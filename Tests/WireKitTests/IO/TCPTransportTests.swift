@@ -5,8 +5,10 @@ import XCTest
 
 #if canImport(Glibc)
 import Glibc
-import TestSupport
+#elseif canImport(Darwin)
+import Darwin
 #endif
+import TestSupport
 
 /// On queues without an event loop: the Dispatch-source path (Apple platforms, and Linux
 /// queues that are not WireKit's). `TCPTransportOnEventLoopTests` runs the same tests on a

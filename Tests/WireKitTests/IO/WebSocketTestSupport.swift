@@ -5,8 +5,10 @@ import XCTest
 
 #if canImport(Glibc)
 import Glibc
-import TestSupport
+#elseif canImport(Darwin)
+import Darwin
 #endif
+import TestSupport
 
 /// A blocking listening socket on a free 127.0.0.1 port (the tests' hand-made peers accept on it).
 func loopbackListener(backlog: Int32 = 4) throws -> (fd: Int32, port: Int) {

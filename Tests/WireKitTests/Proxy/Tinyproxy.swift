@@ -4,8 +4,10 @@ import XCTest
 
 #if canImport(Glibc)
 import Glibc
-import TestSupport
+#elseif canImport(Darwin)
+import Darwin
 #endif
+import TestSupport
 
 /// A real `tinyproxy` (Debian package; Scripts/test.sh installs it) on a loopback port, with a
 /// generated configuration, run as a child process in the foreground.
