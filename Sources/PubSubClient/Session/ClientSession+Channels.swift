@@ -138,6 +138,10 @@ extension ClientSession {
     @discardableResult
     mutating func removeChannel(_ name: String) -> Bool {
         guard let removed = channels.remove(name) else { return false }
+        // Its `#subscribe` still in flight has no timeout and is answered to no one now: forget
+        // it, or toggling a channel on a connection whose server is slow to answer grows the
+        // ack registry by one entry per toggle.
+        if let cid = removed.subscribeCid { _ = acks.resolve(rid: cid) }
         for waiter in removed.waiters { complete(waiter, .failure(.channelClosed(channel: name))) }
         if removed.state == .subscribed {
             emit(.channelStateChanged(.init(channel: name, old: .subscribed, new: .unsubscribed)))

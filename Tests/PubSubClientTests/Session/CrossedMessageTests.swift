@@ -161,4 +161,21 @@ extension CrossedMessageTests {
         harness.receive(#"{"rid":\#(cid),"data":{"isAuthenticated":true,"authError":null}}"#)
         XCTAssertEqual(harness.session.auth.state, .unauthenticated, "that answer belonged to the connection that ended")
     }
+
+    // MARK: Subscribes in flight for channels no longer wanted
+
+    func testTogglingAChannelKeepsOneSubscribeInFlight() {
+        var harness = SessionHarness()
+        harness.open()
+        for _ in 0..<5 {
+            harness.session.subscribe("news", now: harness.now)
+            harness.session.unsubscribe("news", now: harness.now)
+        }
+        harness.session.subscribe("news", now: harness.now)
+        harness.drain()
+        XCTAssertEqual(harness.session.pendingCallCount, 1, "only the last #subscribe is waited for")
+        harness.receive(#"{"rid":\#(harness.lastSentCid())}"#)
+        XCTAssertEqual(harness.session.channelState("news"), .subscribed)
+        XCTAssertEqual(harness.session.pendingCallCount, 0)
+    }
 }
