@@ -243,3 +243,57 @@ extension WebSocketStateMachine {
     /// Whether an answer is waiting in the output (read without taking it).
     fileprivate var answerWritten: Bool { hasOutput }
 }
+
+/// Arbitrary requests and bodies, split at random, against a server that answers plain requests:
+/// one answer at most, `closed` exactly once, and the transport always let go within the close
+/// timeout once the answer is out.
+final class PlainHTTPAnswerPropertyTests: XCTestCase {
+    func testRandomRequestsGetAtMostOneAnswerAndAlwaysLetTheTransportGo() {
+        var rng = WebSocketFrameChunkingPropertyTests.SeededGenerator(state: 0x4854_5450)
+        let methods = ["GET", "HEAD", "POST", "PUT", "DELETE", "G\u{1}T", ""]
+        let lengths = ["", "0", "5", "70000", "-1", "abc", "99999999999999999999999", "5, 5"]
+        for iteration in 0..<500 {
+            var head = "\(methods.randomElement(using: &rng) ?? "GET") /\(iteration) HTTP/1.1\r\nHost: x\r\n"
+            if Bool.random(using: &rng) { head += "Content-Length: \(lengths.randomElement(using: &rng) ?? "")\r\n" }
+            if Int.random(in: 0..<4, using: &rng) == 0 { head += "Transfer-Encoding: chunked\r\n" }
+            head += "\r\n"
+            var input = Array(head.utf8)
+            if Int.random(in: 0..<5, using: &rng) == 0, !input.isEmpty {
+                input[Int.random(in: 0..<input.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+            }
+            input += (0..<Int.random(in: 0...3000, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            var configuration = WebSocketConfiguration()
+            configuration.closeTimeout = .seconds(1)
+            var machine = WebSocketStateMachine(server: configuration) { request in
+                request.isWebSocketUpgrade ? .accept : .respond(status: 200, body: Array("OK".utf8))
+            }
+            var clock = ManualClock()
+            machine.start(now: clock.now)
+            var output: [UInt8] = []
+            var closed = 0
+            var index = 0
+            while index < input.count, !machine.wantsTransportClosed {
+                let end = min(input.count, index + Int.random(in: 1...400, using: &rng))
+                machine.receive(Array(input[index..<end]), now: clock.now)
+                index = end
+                clock.advance(.milliseconds(Int64.random(in: 0...300, using: &rng)))
+                machine.timeElapsed(now: clock.now)
+                output += machine.takeOutput()
+                while let event = machine.nextEvent() { if case .closed = event { closed += 1 } }
+            }
+            if machine.phase == .closed {
+                // Answered or refused: the transport goes within the close timeout at the latest.
+                clock.advance(.seconds(1))
+                machine.timeElapsed(now: clock.now)
+                XCTAssertTrue(machine.wantsTransportClosed, "iteration \(iteration): the transport is held")
+                XCTAssertNil(machine.nextDeadline, "iteration \(iteration)")
+            }
+            machine.transportClosed(now: clock.now)
+            output += machine.takeOutput()
+            while let event = machine.nextEvent() { if case .closed = event { closed += 1 } }
+            XCTAssertEqual(closed, 1, "iteration \(iteration)")
+            let text = String(decoding: output, as: UTF8.self)
+            XCTAssertLessThanOrEqual(text.components(separatedBy: "HTTP/1.1 ").count - 1, 1, "iteration \(iteration): \(text)")
+        }
+    }
+}
