@@ -1,6 +1,7 @@
 @_spi(Cores) import MonotonicTime
 import PubSubBroker
 import PubSubClient
+import PubSubProtocol
 
 extension Simulator {
     /// Bounded memory: every queue within its limit, and no state left behind by connections
@@ -92,15 +93,29 @@ extension Simulator {
                         .convergence, at: elapsed,
                         "client \(index) holds channels \(wanted.sorted()), its application wants \(client.wanted.sorted())"))
             }
-            let expired = info.authToken?["exp"]?.intValue.map { Double($0) <= clock.wallClock.timeIntervalSince1970 } ?? false
-            if !expired, !link.authCrossed,
-                (session.auth.state == .authenticated) != info.isAuthenticated || (info.isAuthenticated && session.auth.signedToken != info.signedAuthToken)
-            {
+            // A token that expired lately may not be noticed yet: the broker checks expiry when the
+            // client's next message (at least its pong) arrives, and its `#removeAuthToken` then
+            // takes a trip. Past that bound both sides must have dropped it.
+            let wall = clock.wallClock.timeIntervalSince1970
+            let grace = Double((scenario.brokerPingInterval + .milliseconds(scenario.maxLatencyMillis * 4) + .seconds(1)).wholeNanoseconds) / 1e9
+            func lately(_ token: [String: JSONValue]?) -> Bool {
+                guard let exp = token?["exp"]?.intValue else { return false }
+                return Double(exp) <= wall && wall < Double(exp) + grace
+            }
+            let expired = lately(info.authToken) || lately(session.auth.token?.objectValue)
+            let agree =
+                (session.auth.state == .authenticated) == info.isAuthenticated
+                && (!info.isAuthenticated || session.auth.signedToken == info.signedAuthToken)
+            if !agree, !expired, !link.authCrossed {
+                func exp(_ token: [String: JSONValue]?) -> String {
+                    token?["exp"]?.intValue.map { "token exp wall+\(Int($0) - Int(wall)) s" } ?? "no token"
+                }
                 fail(
                     Violation(
                         .convergence, at: elapsed,
-                        "client \(index) is \(session.auth.state), the broker has its socket "
-                            + "\(info.isAuthenticated ? "authenticated" : "unauthenticated")"))
+                        "client \(index) is \(session.auth.state) (\(exp(session.auth.token?.objectValue))), the broker has its "
+                            + "socket \(info.isAuthenticated ? "authenticated" : "unauthenticated") (\(exp(info.authToken)))"
+                            + (session.auth.signedToken != info.signedAuthToken ? ", with another token" : "")))
             }
         }
     }

@@ -135,6 +135,7 @@ extension Simulator {
         guard let at = direction.nextArrival else { return }
         guard at <= clock.now else { return scheduleDelivery(link, toBroker: toBroker) }
         let parcel = toBroker ? link.up.popHead() : link.down.popHead()
+        record("link \(link.id) \(toBroker ? "up" : "down"): \(Self.describe(parcel.message))")
         if toBroker {
             brokerInputOrigin = link.id
             deliverToBroker(parcel.message, on: link)
@@ -232,6 +233,20 @@ extension Simulator {
             clientLearnsClose(link, code: 1006, reason: "", error: TransportFailure(.connectionLost, message: "reset"))
         }
         forgetIfDone(link)
+    }
+
+    /// A message for the trace: its first bytes as text (binary as hex), pings and pongs by name.
+    static func describe(_ message: SimulatedLink.Message) -> String {
+        switch message {
+        case .text(let utf8):
+            if utf8.isEmpty || utf8 == Array("#1".utf8) || utf8 == Array("#2".utf8) { return "ping/pong" }
+            let text = String(decoding: utf8.prefix(120), as: UTF8.self)
+            return utf8.count > 120 ? text + "…" : text
+        case .binary(let bytes):
+            return "binary " + bytes.prefix(40).map { String($0, radix: 16) }.joined(separator: " ") + (bytes.count > 40 ? "…" : "")
+        case .close(let code, let reason):
+            return "close \(code) \(reason)"
+        }
     }
 
     /// Drops a link neither end uses any more.

@@ -53,6 +53,18 @@ final class SimulatorTests: XCTestCase {
         XCTAssertEqual(run(seed: 121).1.violations, [])
     }
 
+    /// An `#authenticate` answered after its call timed out was ignored, so the client stayed
+    /// unauthenticated while the server had authenticated the socket.
+    func testSeed1058LateAuthenticateAnswer() {
+        XCTAssertEqual(run(seed: 1058, seconds: 120).1.violations, [])
+    }
+
+    /// Unsubscribing left the channel's unanswered `#subscribe` in the ack registry, one more
+    /// entry per toggle while the server was slow.
+    func testSeed1802SubscribesOfChannelsNoLongerWanted() {
+        XCTAssertEqual(run(seed: 1802, seconds: 120).1.violations, [])
+    }
+
     // MARK: The simulator's own checks can fail
 
     func testConvergenceReportsAClientThatDisagreesWithTheBroker() {
