@@ -11,6 +11,8 @@
 # Before the docs, the hostile-peer attacks (Scripts/hostile/run.py) run against a release build
 # of demo, then headless Chromium (installed with apt when missing) chats with demo chat through
 # that build's `demo broker` (Scripts/browser/run.py).
+# Then the deterministic simulator (`simulate`, release build) runs a fixed budget of seeds of the
+# real session and broker cores under network faults, failing on any broken invariant.
 #
 #   Scripts/test.sh            everything CI runs
 #   SKIP_AUTOBAHN=1 Scripts/test.sh          unit + interop tests only (no Autobahn, either role)
@@ -20,6 +22,7 @@
 #   SKIP_TSAN=1 Scripts/test.sh              no ThreadSanitizer step (TSAN_FILTER, TSAN_SKIP: the suites it runs)
 #   SKIP_HOSTILE=1 Scripts/test.sh           no hostile-peer attacks (they need a release build of demo)
 #   SKIP_BROWSER=1 Scripts/test.sh           no browser tests (CHROMIUM=PATH: the browser to drive, default chromium)
+#   SKIP_SIMULATION=1 Scripts/test.sh        no deterministic simulation (SIMULATION_SEEDS=N: seeds to run, default 1000)
 #   SKIP_APPLE_CHECK=1 Scripts/test.sh       no compile of the Apple-only code against the stand-ins
 #   SKIP_API_CHECK=1 Scripts/test.sh         no API comparison with the latest release (about 2 min)
 set -euo pipefail
@@ -99,6 +102,16 @@ if [ -z "${SKIP_BROWSER:-}" ]; then
         { tail -30 "$PUBSUB_TEST_ENV/release-build.log" >&2; echo "test.sh: the release build of demo failed" >&2; exit 1; }
     "$PY" Scripts/browser/run.py --demo "$(swift build -c release --show-bin-path)/demo" --browser "$(command -v "$CHROMIUM")" \
         --screenshot "$PUBSUB_TEST_ENV/web-chat.png"
+fi
+
+if [ -z "${SKIP_SIMULATION:-}" ]; then
+    step "Deterministic simulation: ${SIMULATION_SEEDS:-1000} seeds of the session and broker cores under faults (simulate, release build)"
+    swift build -c release --product simulate >"$PUBSUB_TEST_ENV/simulate-build.log" 2>&1 ||
+        { tail -30 "$PUBSUB_TEST_ENV/simulate-build.log" >&2; echo "test.sh: the release build of simulate failed" >&2; exit 1; }
+    # Fixed seeds, 120 simulated seconds each: a broken invariant prints its seed, its trace and
+    # the command that replays it.
+    "$(swift build -c release --show-bin-path)/simulate" --seed 1 --seeds "${SIMULATION_SEEDS:-1000}" --time 120 ||
+        { echo "test.sh: the simulator found a broken invariant (seed and trace above)" >&2; exit 1; }
 fi
 
 if [ -z "${SKIP_DOCS:-}" ]; then
