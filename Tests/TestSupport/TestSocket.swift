@@ -17,6 +17,35 @@ public enum TestSocket {
         #endif
     }
 
+    /// `close(2)` (qualified here so that a type with a `close()` method of its own can call it).
+    @discardableResult
+    public static func close(_ fd: Int32) -> Int32 {
+        #if canImport(Glibc)
+        return Glibc.close(fd)
+        #else
+        return Darwin.close(fd)
+        #endif
+    }
+
+    /// `shutdown(2)` of both directions.
+    @discardableResult
+    public static func shutdownBoth(_ fd: Int32) -> Int32 {
+        #if canImport(Glibc)
+        return Glibc.shutdown(fd, Int32(SHUT_RDWR))
+        #else
+        return Darwin.shutdown(fd, SHUT_RDWR)
+        #endif
+    }
+
+    /// `connect(2)` (qualified here for the same reason as `close`).
+    public static func connect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+        #if canImport(Glibc)
+        return Glibc.connect(fd, address, length)
+        #else
+        return Darwin.connect(fd, address, length)
+        #endif
+    }
+
     /// `send(2)` that returns -1 with `EPIPE` instead of raising `SIGPIPE` when the peer has
     /// gone (which would end the test process).
     public static func send(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {

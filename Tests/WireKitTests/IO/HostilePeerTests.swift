@@ -99,7 +99,7 @@ final class HostilePeerTests: XCTestCase {
         let accepted = LockedBox<WebSocket?>(nil)
         let server = try WebSocketServer.start { socket in accepted.value = socket }
         let fd = try rawClient(of: server)
-        defer { Glibc.close(fd) }
+        defer { TestSocket.close(fd) }
         let count = 150_000  // 19 MB of pongs if each were queued
         let flood = Self.pings(count: count, masked: true)
         var one: Int32 = 1
@@ -126,20 +126,20 @@ final class HostilePeerTests: XCTestCase {
             XCTAssertEqual(frames.last?.opcode, 0xA)
             XCTAssertEqual(frames.last.map { Array($0.payload.prefix(4)) }, withUnsafeBytes(of: UInt32(count - 1).bigEndian, Array.init))
         }
-        Glibc.shutdown(fd, Int32(SHUT_RDWR))  // ends the sender if it is still going
+        TestSocket.shutdownBoth(fd)  // ends the sender if it is still going
         await server.stop()
     }
 
     func testClientFloodedWithPingsByAServerThatNeverReadsKeepsOnePongWaiting() async throws {
         let (listenFD, port) = try loopbackListener()
-        defer { Glibc.close(listenFD) }
+        defer { TestSocket.close(listenFD) }
         let count = 150_000
         let flood = Self.pings(count: count, masked: false)
         let sent = LockedBox(0)
         Thread.detachNewThread {
             let fd = accept(listenFD, nil, nil)
             guard fd >= 0 else { return }
-            defer { Glibc.close(fd) }
+            defer { TestSocket.close(fd) }
             let head = Self.readHead(fd)
             let key =
                 head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("sec-websocket-key:") }
@@ -184,9 +184,9 @@ final class HostilePeerTests: XCTestCase {
         options.maxPartialMessageBytes = 1 << 20
         let server = try WebSocketServer.start(options: options) { _ in }
         let first = try rawClient(of: server)
-        defer { Glibc.close(first) }
+        defer { TestSocket.close(first) }
         let second = try rawClient(of: server)
-        defer { Glibc.close(second) }
+        defer { TestSocket.close(second) }
         // Both announce 16 MiB; the first sends 700 KiB (its storage then takes the whole 1 MiB).
         Self.sendAll(first, Self.header(length: 16 << 20 - 1) + [UInt8](repeating: 1, count: 700 << 10))
         for _ in 0..<200 where server.partialMessageBytes < 1 << 20 { try await Task.sleep(for: .milliseconds(10)) }
@@ -197,7 +197,7 @@ final class HostilePeerTests: XCTestCase {
         XCTAssertEqual(close.map { Array($0.payload.prefix(2)) }, [0x03, 0xF1], "1009")
         XCTAssertLessThanOrEqual(server.partialMessageBytes, 1 << 20)
         // When the first ends unfinished, what it held goes back.
-        Glibc.shutdown(first, Int32(SHUT_RDWR))
+        TestSocket.shutdownBoth(first)
         for _ in 0..<200 where server.partialMessageBytes > 0 { try await Task.sleep(for: .milliseconds(10)) }
         XCTAssertEqual(server.partialMessageBytes, 0)
         await server.stop()
@@ -211,7 +211,7 @@ final class HostilePeerTests: XCTestCase {
             socket.onClose = { info in closes.mutate { $0.append(info) } }
         }
         let fd = try rawClient(of: server)
-        defer { Glibc.close(fd) }
+        defer { TestSocket.close(fd) }
         let started = Date()
         Self.sendAll(fd, Self.header(length: 1_000) + [UInt8](repeating: 1, count: 500))
         let close = Self.readFrames(fd).last

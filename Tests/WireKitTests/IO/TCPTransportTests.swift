@@ -261,8 +261,8 @@ class TCPTransportTests: XCTestCase {
         wait(for: [log.expectation("connected") { $0.eventsUnlocked.contains("connected") }], timeout: 10)
         // SO_LINGER 0 makes close() send RST.
         let fd = try XCTUnwrap(box.fileDescriptor)
-        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
-        XCTAssertEqual(setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size)), 0)
+        var abortive = linger(l_onoff: 1, l_linger: 0)
+        XCTAssertEqual(setsockopt(fd, SOL_SOCKET, SO_LINGER, &abortive, socklen_t(MemoryLayout<linger>.size)), 0)
         box.transport?.close()
         wait(for: [log.expectation("closed") { $0.isClosedUnlocked }], timeout: 10)
         XCTAssertEqual(log.closeError, .some(.connectionReset))
@@ -327,7 +327,7 @@ class TCPTransportTests: XCTestCase {
     /// that is running and the one queued, whatever the read source reported meanwhile.
     func testAFloodedConnectionKeepsAtMostOneReadTurnWaitingOnItsQueue() throws {
         let (listenFD, port) = try loopbackListener()
-        defer { Glibc.close(listenFD) }
+        defer { TestSocket.close(listenFD) }
         let shared = makeQueue(label: "TCPTransportTests.shared")
         let reads = LockedBox(0)
         let client = TCPTransport(host: "127.0.0.1", port: port)
@@ -353,7 +353,7 @@ class TCPTransportTests: XCTestCase {
             flooding.value = false
             shutdown(peer, Int32(SHUT_RDWR))
             shared.sync { client.close() }
-            Glibc.close(peer)
+            TestSocket.close(peer)
         }
         Thread.sleep(forTimeInterval: 0.3)
         var worst = 0

@@ -22,7 +22,7 @@ func loopbackListener(backlog: Int32 = 4) throws -> (fd: Int32, port: Int) {
     }
     guard bound == 0, listen(fd, backlog) == 0, let local = SocketAddress.local(of: fd) else {
         let error = TransportError.system(operation: "bind", errno: errno)
-        Glibc.close(fd)
+        TestSocket.close(fd)
         throw error
     }
     return (fd, local.port)
@@ -37,9 +37,9 @@ func connectBlocking(port: Int, timeout: Int = 5) throws -> Int32 {
     address.sin_port = UInt16(port).bigEndian
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     let rc = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { TestSocket.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
-    guard rc == 0 else { Glibc.close(fd); throw TransportError.system(operation: "connect", errno: errno) }
+    guard rc == 0 else { TestSocket.close(fd); throw TransportError.system(operation: "connect", errno: errno) }
     var tv = timeval(tv_sec: timeout, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
     return fd
@@ -54,7 +54,7 @@ func rawExchange(port: Int, request: String, extra: [UInt8] = [], untilClosed: B
 /// `rawExchange`, returning the raw bytes.
 func rawExchangeBytes(port: Int, request: String, extra: [UInt8] = [], untilClosed: Bool = true) throws -> [UInt8] {
     let fd = try connectBlocking(port: port)
-    defer { Glibc.close(fd) }
+    defer { TestSocket.close(fd) }
     let bytes = Array(request.utf8) + extra
     _ = bytes.withUnsafeBytes { TestSocket.send(fd, $0.baseAddress, $0.count) }
     var received: [UInt8] = []
@@ -84,7 +84,7 @@ final class StalledWebSocketPeer: @unchecked Sendable {
             defer { done.signal() }
             let client = accept(fd, nil, nil)
             guard client >= 0 else { return }
-            defer { Glibc.close(client) }
+            defer { TestSocket.close(client) }
             var head: [UInt8] = []
             var byte = [UInt8](repeating: 0, count: 1)
             while !String(decoding: head, as: UTF8.self).hasSuffix("\r\n\r\n") {
@@ -107,19 +107,24 @@ final class StalledWebSocketPeer: @unchecked Sendable {
     func startDraining() { drain.signal() }
 
     func stop() {
-        Glibc.shutdown(listenFD, Int32(SHUT_RDWR))
-        Glibc.close(listenFD)
+        TestSocket.shutdownBoth(listenFD)
+        TestSocket.close(listenFD)
     }
 }
 
 /// Raises the soft limit on open files (a connection whose two ends live in this process needs
 /// four descriptors: each TCPTransport keeps a duplicate for its write sources).
 func raiseOpenFileLimit(to wanted: rlim_t) throws {
+    #if canImport(Glibc)
+    let resource = Int32(RLIMIT_NOFILE.rawValue)
+    #else
+    let resource = RLIMIT_NOFILE
+    #endif
     var limit = rlimit()
-    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { throw XCTSkip("getrlimit failed") }
+    guard getrlimit(resource, &limit) == 0 else { throw XCTSkip("getrlimit failed") }
     if limit.rlim_cur >= wanted { return }
     limit.rlim_cur = min(wanted, limit.rlim_max)
-    guard setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur >= wanted else {
+    guard setrlimit(resource, &limit) == 0, limit.rlim_cur >= wanted else {
         throw XCTSkip("cannot raise RLIMIT_NOFILE to \(wanted) (hard limit \(limit.rlim_max))")
     }
 }
