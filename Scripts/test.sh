@@ -9,8 +9,8 @@
 # release (Scripts/api-check.py: breaks must be announced in CHANGELOG.md), and actionlint on the
 # CI workflow.
 # Before the docs, the hostile-peer attacks (Scripts/hostile/run.py) run against a release build
-# of demo, then headless Chromium (installed with apt when missing) chats with demo chat through
-# that build's `demo broker` (Scripts/browser/run.py).
+# of demo, then headless Chromium and Firefox (installed with apt when missing) chat with demo
+# chat through that build's `demo broker` (Scripts/browser/run.py).
 # Then the deterministic simulator (`simulate`, release build) runs a fixed budget of seeds of the
 # real session and broker cores under network faults, failing on any broken invariant.
 #
@@ -22,6 +22,7 @@
 #   SKIP_TSAN=1 Scripts/test.sh              no ThreadSanitizer step (TSAN_FILTER, TSAN_SKIP: the suites it runs)
 #   SKIP_HOSTILE=1 Scripts/test.sh           no hostile-peer attacks (they need a release build of demo)
 #   SKIP_BROWSER=1 Scripts/test.sh           no browser tests (CHROMIUM=PATH: the browser to drive, default chromium)
+#   SKIP_FIREFOX=1 Scripts/test.sh           the browser tests in Chromium only (FIREFOX=PATH, default firefox-esr)
 #   SKIP_SIMULATION=1 Scripts/test.sh        no deterministic simulation (SIMULATION_SEEDS=N: seeds to run, default 1000)
 #   SKIP_APPLE_CHECK=1 Scripts/test.sh       no compile of the Apple-only code against the stand-ins
 #   SKIP_API_CHECK=1 Scripts/test.sh         no API comparison with the latest release (about 2 min)
@@ -91,17 +92,23 @@ if [ -z "${SKIP_HOSTILE:-}" ]; then
 fi
 
 if [ -z "${SKIP_BROWSER:-}" ]; then
-    step "Browsers: headless Chromium pages and demo chat in one room, reconnect, hostile names, deflate, close codes, plain HTTP (Scripts/browser/run.py)"
+    step "Browsers: headless Chromium and Firefox with demo chat in one room, reconnect, hostile names, deflate, close codes, plain HTTP (Scripts/browser/run.py)"
     CHROMIUM=${CHROMIUM:-chromium}
-    if ! command -v "$CHROMIUM" >/dev/null; then
+    FIREFOX=${FIREFOX:-firefox-esr}
+    MISSING=()
+    command -v "$CHROMIUM" >/dev/null || MISSING+=(chromium)
+    [ -n "${SKIP_FIREFOX:-}" ] || command -v "$FIREFOX" >/dev/null || MISSING+=(firefox-esr)
+    if [ ${#MISSING[@]} -gt 0 ]; then
         SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-        { $SUDO apt-get update -qq && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } ||
-            { echo "test.sh: cannot install chromium (set CHROMIUM=PATH to a Chromium or Chrome, or SKIP_BROWSER=1)" >&2; exit 1; }
+        { $SUDO apt-get update -qq && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${MISSING[@]}" >/dev/null; } ||
+            { echo "test.sh: cannot install ${MISSING[*]} (set CHROMIUM=PATH / FIREFOX=PATH, or SKIP_BROWSER=1 / SKIP_FIREFOX=1)" >&2; exit 1; }
     fi
+    FIREFOX_ARGUMENTS=()
+    [ -n "${SKIP_FIREFOX:-}" ] || FIREFOX_ARGUMENTS=(--firefox "$(command -v "$FIREFOX")")
     swift build -c release --product demo >"$PUBSUB_TEST_ENV/release-build.log" 2>&1 ||
         { tail -30 "$PUBSUB_TEST_ENV/release-build.log" >&2; echo "test.sh: the release build of demo failed" >&2; exit 1; }
     "$PY" Scripts/browser/run.py --demo "$(swift build -c release --show-bin-path)/demo" --browser "$(command -v "$CHROMIUM")" \
-        --screenshot "$PUBSUB_TEST_ENV/web-chat.png"
+        "${FIREFOX_ARGUMENTS[@]}" --screenshot "$PUBSUB_TEST_ENV/web-chat.png"
 fi
 
 if [ -z "${SKIP_SIMULATION:-}" ]; then

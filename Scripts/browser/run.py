@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Real browsers against `demo broker`: headless Chromium driven through the DevTools protocol
-(the test venv's `websockets` speaks it; no browser driver).
+(the test venv's `websockets` speaks it; no browser driver), and optionally headless Firefox
+through WebDriver BiDi.
 
     swift build -c release --product demo
     .build-testenv/venv/bin/python Scripts/browser/run.py --demo .build/release/demo \\
-        [--browser chromium] [--screenshot Docs/images/web-chat.png]
+        [--browser chromium] [--firefox firefox-esr] [--screenshot Docs/images/web-chat.png]
 
 Checks, each printed with its result:
   chat        two pages and one `demo chat` in one room: every line is seen by the other two
@@ -16,6 +17,9 @@ Checks, each printed with its result:
               125 B, 64 KiB and 4 MiB published and received back intact
   close       close codes both ways: the browser's 4321 and reason reach the broker, the broker's
               4009 reaches the browser
+With --firefox, a shorter round in headless Firefox (driven through WebDriver BiDi): a Firefox
+page and `demo chat` (with a hostile name) in one room, hostile text, fetch, deflate and the three
+message sizes, close codes.
 Exit status 1 when a check fails (what was expected and what was seen are printed); every wait
 is bounded, and the whole run is stopped after --deadline seconds. Loopback only."""
 import argparse, asyncio, base64, json, os, shutil, signal, socket, subprocess, sys, tempfile, time
@@ -77,8 +81,20 @@ class Process:
         return self.proc.returncode
 
 
-class Browser:
-    """One headless browser and its DevTools connection; pages are targets attached in flat mode."""
+class RemoteConnection:
+    """A browser's remote-control WebSocket: answers are matched to calls by id."""
+
+    async def _dispatch(self):
+        try:
+            await self._dispatch_messages()
+        except Exception as error:  # the browser went away: every call still waiting fails
+            for future in self.waiting.values():
+                if not future.done():
+                    future.set_exception(Failure("the browser's remote connection ended: %s" % error))
+
+
+class Browser(RemoteConnection):
+    """One headless Chromium and its DevTools connection; pages are targets attached in flat mode."""
 
     def __init__(self, executable):
         self.executable = executable
@@ -101,18 +117,10 @@ class Browser:
             await asyncio.sleep(0.1)
         port, path = open(port_file).read().split("\n")[:2]
         self.ws = await connect("ws://127.0.0.1:%s%s" % (port, path), max_size=None, ping_interval=None)
-        self.next_id, self.waiting, self.events = 0, {}, []
+        self.next_id, self.waiting = 0, {}
         self.dispatcher = asyncio.create_task(self._dispatch())
         self.version = (await self.call("Browser.getVersion"))["product"]
         return self
-
-    async def _dispatch(self):
-        try:
-            await self._dispatch_messages()
-        except Exception as error:  # the browser went away: every call still waiting fails
-            for future in self.waiting.values():
-                if not future.done():
-                    future.set_exception(Failure("the browser's DevTools connection ended: %s" % error))
 
     async def _dispatch_messages(self):
         async for text in self.ws:
@@ -120,8 +128,6 @@ class Browser:
             future = self.waiting.pop(message.get("id"), None)
             if future is not None and not future.done():
                 future.set_result(message)
-            elif "method" in message:
-                self.events.append(message)
 
     async def call(self, method, params=None, session=None, timeout=30):
         self.next_id += 1
@@ -158,19 +164,8 @@ class Browser:
         shutil.rmtree(self.profile, ignore_errors=True)
 
 
-class Page:
-    def __init__(self, browser, session, name):
-        self.browser, self.session, self.name = browser, session, name
-
-    async def call(self, method, params=None, timeout=30):
-        return await self.browser.call(method, params, self.session, timeout)
-
-    async def eval(self, expression, timeout=30):
-        result = await self.call("Runtime.evaluate", {"expression": expression, "awaitPromise": True, "returnByValue": True}, timeout)
-        if "exceptionDetails" in result:
-            details = result["exceptionDetails"]
-            raise Failure("%s: %s threw %s" % (self.name, expression[:80], details.get("exception", {}).get("description", details)))
-        return result["result"].get("value")
+class PageChecks:
+    """What the checks ask of a page, whatever protocol drives it: `eval` is the driver's."""
 
     async def lines(self):
         return await self.eval("Array.from(document.querySelectorAll('#log li'), li => li.textContent)")
@@ -188,6 +183,26 @@ class Page:
         await self.wait_until("Array.from(document.querySelectorAll('#log li')).some(li => li.textContent.includes(%s))"
                               % json.dumps(text), "a line with %r" % text, timeout)
 
+
+class Page(PageChecks):
+    """A Chromium page, through the DevTools protocol."""
+
+    def __init__(self, browser, session, name):
+        self.browser, self.session, self.name = browser, session, name
+
+    async def call(self, method, params=None, timeout=30):
+        return await self.browser.call(method, params, self.session, timeout)
+
+    async def eval(self, expression, timeout=30):
+        result = await self.call("Runtime.evaluate", {"expression": expression, "awaitPromise": True, "returnByValue": True}, timeout)
+        if "exceptionDetails" in result:
+            details = result["exceptionDetails"]
+            raise Failure("%s: %s threw %s" % (self.name, expression[:80], details.get("exception", {}).get("description", details)))
+        return result["result"].get("value")
+
+    async def close(self):
+        await self.call("Page.close")
+
     async def type_line(self, text):
         """Types into the focused element as a person would, then presses Enter."""
         await self.call("Input.insertText", {"text": text})
@@ -200,6 +215,86 @@ class Page:
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         with open(path, "wb") as f:
             f.write(base64.b64decode(data))
+
+
+class Firefox(RemoteConnection):
+    """One headless Firefox and its WebDriver BiDi session (Firefox's remote protocol)."""
+
+    def __init__(self, executable):
+        self.executable = executable
+
+    async def start(self):
+        self.profile = tempfile.mkdtemp(prefix="browser-test-")
+        port = free_port()
+        self.process = await Process("firefox", [
+            self.executable, "--headless", "--no-remote", "--profile", self.profile,
+            "--remote-debugging-port", str(port), "about:blank"]).start()
+        await self.process.wait_for("WebDriver BiDi listening on ws://", timeout=60)
+        self.ws = await connect("ws://127.0.0.1:%d/session" % port, max_size=None, ping_interval=None)
+        self.next_id, self.waiting = 0, {}
+        self.dispatcher = asyncio.create_task(self._dispatch())
+        capabilities = (await self.call("session.new", {"capabilities": {}}))["capabilities"]
+        self.version = "%s %s" % (capabilities.get("browserName", "firefox"), capabilities.get("browserVersion", "?"))
+        return self
+
+    async def _dispatch_messages(self):
+        async for text in self.ws:
+            message = json.loads(text)
+            future = self.waiting.pop(message.get("id"), None)
+            if future is not None and not future.done():
+                future.set_result(message)
+
+    async def call(self, method, params=None, timeout=30):
+        self.next_id += 1
+        future = asyncio.get_running_loop().create_future()
+        self.waiting[self.next_id] = future
+        await self.ws.send(json.dumps({"id": self.next_id, "method": method, "params": params or {}}))
+        answer = await asyncio.wait_for(future, timeout)
+        if answer.get("type") == "error":
+            raise Failure("%s failed: %s %s" % (method, answer.get("error"), answer.get("message")))
+        return answer["result"]
+
+    async def page(self, url, name):
+        context = (await self.call("browsingContext.create", {"type": "tab"}))["context"]
+        await self.call("browsingContext.navigate", {"context": context, "url": url, "wait": "complete"})
+        return FirefoxPage(self, context, name)
+
+    async def stop(self):
+        try:
+            await self.call("session.end", timeout=5)
+        except Exception:
+            pass
+        await self.process.stop(signal.SIGTERM)
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+
+class FirefoxPage(PageChecks):
+    """A Firefox tab, through WebDriver BiDi."""
+
+    def __init__(self, firefox, context, name):
+        self.firefox, self.context, self.name = firefox, context, name
+
+    async def eval(self, expression, timeout=30):
+        # Values come back as JSON text: BiDi's own serialization of objects is a tree of pairs.
+        result = await self.firefox.call("script.evaluate", {
+            "expression": "(async () => JSON.stringify(await (%s)))()" % expression,
+            "target": {"context": self.context}, "awaitPromise": True, "resultOwnership": "none"}, timeout)
+        if result.get("type") == "exception":
+            raise Failure("%s: %s threw %s" % (self.name, expression[:80], result["exceptionDetails"].get("text")))
+        value = result["result"]
+        return json.loads(value["value"]) if value.get("type") == "string" else None
+
+    async def type_line(self, text):
+        """Key presses into the focused element, then Enter."""
+        await self.firefox.call("browsingContext.activate", {"context": self.context})
+        keys = []
+        for key in list(text) + ["\ue007"]:
+            keys += [{"type": "keyDown", "value": key}, {"type": "keyUp", "value": key}]
+        await self.firefox.call("input.performActions", {
+            "context": self.context, "actions": [{"type": "key", "id": "keyboard", "actions": keys}]})
+
+    async def close(self):
+        await self.firefox.call("browsingContext.close", {"context": self.context})
 
 
 async def start_broker(demo, port, *extra):
@@ -290,7 +385,7 @@ async def chat_and_reconnect(browser, demo, screenshot):
             check(elements == 0 and pwned is None,
                   "%s turned peer text into HTML: %d elements, window.pwned = %r" % (page.name, elements, pwned))
         await chat.wait_for("<%s> %s" % (hostile_name, hostile_line))
-        await mallory.call("Page.close")
+        await mallory.close()
         print("  hostile: a name and a line of HTML were shown as text on both pages and in demo chat; nothing ran")
 
         # The broker restarts on the same port: the pages reconnect by themselves.
@@ -304,7 +399,6 @@ async def chat_and_reconnect(browser, demo, screenshot):
         await alice.type_line("Back after the restart.")
         await bob.wait_for_line("Back after the restart.")
         await chat.wait_for("<alice> Back after the restart.")
-        await chat.wait_for("* bob joined", timeout=5)
         print("  reconnect: both pages saw 1001 when the broker stopped, reconnected to the new broker and chat again")
 
         # Plain HTTP from the browser itself.
@@ -327,7 +421,7 @@ async def chat_and_reconnect(browser, demo, screenshot):
         check(await asyncio.wait_for(chat.proc.wait(), 10) == 0, "demo chat did not leave cleanly:\n" + chat.output)
         for page in (alice, bob):
             await page.wait_for_line("tom left")
-            await page.call("Page.close")
+            await page.close()
     finally:
         if chat and chat.proc.returncode is None:
             await chat.stop()
@@ -420,8 +514,60 @@ async def deflate_sizes_and_close_codes(browser, demo):
               "the broker's close as the browser saw it: %r" % closes["brokerClose"])
         print("  close: the browser's 4321 'bye from the browser' reached the broker; the broker's %d (%s) reached the browser"
               % (closes["brokerClose"]["code"], closes["brokerClose"]["reason"] or "no reason"))
-        await page.call("Page.close")
+        await page.close()
     finally:
+        await broker.stop()
+
+
+async def firefox_checks(firefox, demo):
+    """A shorter round with Firefox: the chat with demo chat, hostile text, plain HTTP, deflate and
+    message sizes, close codes."""
+    port = free_port()
+    broker = await start_broker(demo, port, "--deflate")
+    base = "http://127.0.0.1:%d/" % port
+    chat = None
+    try:
+        page = await firefox.page(base + "?name=fiona&room=" + ROOM, "firefox page fiona")
+        await page.wait_for_line("connected to 127.0.0.1:%d as fiona, room %s" % (port, ROOM))
+        check(await page.eval("document.activeElement && document.activeElement.id") == "message",
+              "firefox: the message field is not focused after joining from the link")
+        hostile_name = '<img src=x onerror="window.pwned=1">'
+        chat = await Process("demo chat", [demo, "chat", "--url", "ws://127.0.0.1:%d/socketcluster/" % port,
+                                           "--name", hostile_name, "--room", ROOM]).start(stdin=True)
+        await chat.wait_for("* connected to")
+        await page.wait_for_line(hostile_name + " joined")
+        await chat.wait_for("* fiona is here")
+        await page.type_line("Hello from Firefox")
+        await chat.wait_for("<fiona> Hello from Firefox")
+        hostile_line = "<script>window.pwned=2</script><b>hi</b>"
+        chat.type(hostile_line + "\n")
+        await page.wait_for_line(hostile_line)
+        elements = await page.eval("document.querySelectorAll('#log img, #log script, #log b').length")
+        pwned = await page.eval("window.pwned === undefined ? null : window.pwned")
+        check(elements == 0 and pwned is None, "firefox turned peer text into HTML: %d elements, window.pwned = %r" % (elements, pwned))
+        print("  firefox chat: fiona (Firefox) and demo chat saw each other's lines; a hostile name and line stayed text")
+        answers = await page.eval("""(async () => {
+            const answer = async (path, init) => { const r = await fetch(path, init); return [r.status, await r.text()]; };
+            return [await answer('/health-check'), await answer('/nowhere'), await answer('/', {method: 'POST', body: 'x'})];
+        })()""")
+        check(answers == [[200, "OK"], [404, "Not Found\n"], [405, "Method Not Allowed\n"]], "firefox fetch answers: %r" % answers)
+        outcome = await page.eval(SIZES_SCRIPT, timeout=60)
+        check(outcome["extensions"].startswith("permessage-deflate"), "firefox: extensions %r" % outcome["extensions"])
+        for result in outcome["results"]:
+            check(result["intact"] and result["received"] == result["size"],
+                  "firefox: a %d-byte message came back as %d bytes, intact: %s" % (result["size"], result["received"], result["intact"]))
+        closes = await page.eval(CLOSE_SCRIPT, timeout=30)
+        await broker.wait_for("disconnect  %s 4321 bye from the browser" % closes["socketId"], timeout=10)
+        check(closes["browserClose"]["code"] == 4321 and closes["brokerClose"]["code"] == 4009
+              and closes["brokerClose"]["wasClean"], "firefox close codes: %r" % closes)
+        print("  firefox: fetch 200/404/405; permessage-deflate (%s) with %s intact; close 4321 out, 4009 in" % (
+            outcome["extensions"], ", ".join("%d B" % r["size"] for r in outcome["results"])))
+        chat.type("/quit\n")
+        check(await asyncio.wait_for(chat.proc.wait(), 10) == 0, "demo chat did not leave cleanly:\n" + chat.output)
+        await page.close()
+    finally:
+        if chat and chat.proc.returncode is None:
+            await chat.stop()
         await broker.stop()
 
 
@@ -434,6 +580,13 @@ async def main(args):
         await deflate_sizes_and_close_codes(browser, args.demo)
     finally:
         await browser.stop()
+    if args.firefox:
+        firefox = await Firefox(args.firefox).start()
+        print("browser: %s" % firefox.version)
+        try:
+            await firefox_checks(firefox, args.demo)
+        finally:
+            await firefox.stop()
     print("browser tests passed in %.1f s" % (time.monotonic() - started))
 
 
@@ -441,6 +594,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--demo", required=True, help="the demo executable (a release build)")
     parser.add_argument("--browser", default=shutil.which("chromium") or "chromium", help="the Chromium executable")
+    parser.add_argument("--firefox", help="also run a shorter round with this Firefox (WebDriver BiDi)")
     parser.add_argument("--screenshot", help="write a PNG of a page with the conversation here")
     parser.add_argument("--deadline", type=float, default=150, help="seconds before the whole run is stopped")
     arguments = parser.parse_args()
