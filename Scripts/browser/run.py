@@ -13,6 +13,7 @@ Checks, each printed with its result:
   reconnect   the broker restarts on the same port: the pages see 1001, reconnect by themselves
               and the room works again
   http        the browser's fetch: /health-check 200 (HEAD too), other paths 404, POST 405
+  pings       the page's client answers protocol 1's #1 with #2, protocol 2's empty frame in kind
   deflate     permessage-deflate negotiated with `--deflate` (and not without); messages of
               125 B, 64 KiB and 4 MiB published and received back intact
   close       close codes both ways: the browser's 4321 and reason reach the broker, the broker's
@@ -410,6 +411,16 @@ async def chat_and_reconnect(browser, demo, screenshot):
         check(answers == [[200, "OK"], [200, ""], [404, "Not Found\n"], [405, "Method Not Allowed\n"]],
               "fetch answers: %r" % answers)
         print("  http: fetch /health-check 200 OK (HEAD 200, no body), /nowhere 404, POST / 405")
+        # The page's client answers both ping protocols (demo broker speaks protocol 2 only, so
+        # protocol 1's "#1" is fed to the page's own client object here).
+        pongs = await alice.eval("""(() => {
+            const sent = [], client = new SocketClusterClient('ws://unused', {});
+            client.ws = {send: (text) => sent.push(text), close() {}};
+            client.receive('#1'); client.receive(''); clearTimeout(client.pingTimer);
+            return sent;
+        })()""")
+        check(pongs == ["#2", ""], "the page answered the pings #1 and '' with %r" % pongs)
+        print("  pings: the page's client answers #1 with #2 and an empty frame with an empty frame")
         # Without --deflate, no permessage-deflate.
         extensions = await alice.eval("""new Promise((resolve, reject) => {
             const ws = new WebSocket(`ws://${location.host}/socketcluster/`);
