@@ -21,18 +21,34 @@ extension ClientSession {
         return call
     }
 
-    /// Deletes the stored token, tells the server with a `#removeAuthToken` transmit (unless
-    /// closed), and becomes unauthenticated (Protocol.md §9).
+    /// Deletes the stored token, tells the server with a `#removeAuthToken` transmit, and becomes
+    /// unauthenticated (Protocol.md §9). Before the handshake nothing waits in the queue to tell
+    /// the server (a queued message may expire): `authenticate` calls still queued are cancelled,
+    /// the next handshake carries no token, and a handshake already sent with one is followed by
+    /// `#removeAuthToken` as soon as it is answered.
     package mutating func deauthenticate(now: MonotonicInstant) {
         removeStoredToken()
-        if state != .closed {
+        if state == .open {
+            // The server reads this `#removeAuthToken` after every `#authenticate` sent so far, so
+            // their answers no longer decide the auth state.
             authenticateCallsSuperseded = nextCallNumber
-            // A `#handshake` sent with the token is answered before the server reads this
-            // `#removeAuthToken` (queued until the handshake completes): its verdict is stale too.
-            updateLink { $0.handshakeToken = nil }
             try? submit(
                 .transmit(event: BuiltInEvent.removeAuthToken, data: .value(nil)),
                 deadline: now + configuration.ackTimeout, now: now)
+        } else {
+            let cancelled = outbound.remove { entry in
+                if case .invoke(_, _, .authenticate) = entry.item { return true }
+                return false
+            }
+            for entry in cancelled {
+                if case .invoke(_, _, .authenticate(let id, _)) = entry.item {
+                    complete(id, .failure(.cancelled(event: entry.item.event)))
+                }
+            }
+            updateLink { link in
+                if link.handshakeToken != nil { link.deauthenticateAfterHandshake = true }
+                link.handshakeToken = nil
+            }
         }
         becomeUnauthenticated()
     }

@@ -81,6 +81,10 @@ extension ClientSession {
             link.connectCalls = []
             ping.start(timeout: response.pingTimeout, now: now)
             transition(to: .open(link, info))
+            if info.isAuthenticated, link.deauthenticateAfterHandshake {
+                // Before anything else the queue holds, which was made after the deauthenticate.
+                send(.transmit(event: BuiltInEvent.removeAuthToken, data: nil))
+            }
             if info.isAuthenticated, let token = link.handshakeToken {
                 becomeAuthenticated(signedToken: token, byHandshake: true)
             } else {

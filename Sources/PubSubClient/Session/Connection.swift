@@ -61,6 +61,9 @@ struct Link: Sendable {
     var isOpen = false
     /// The token the handshake sent, adopted if the server accepts it.
     var handshakeToken: String?
+    /// `deauthenticate` came after the handshake was sent with a token: if the server accepts
+    /// that token, it is told `#removeAuthToken` at once.
+    var deauthenticateAfterHandshake = false
     /// Server invokes (by cid) not answered yet.
     var openRequests: Set<ServerRequestID> = []
     /// `connect` calls waiting for this attempt's handshake; empty once open.

@@ -179,3 +179,21 @@ extension CrossedMessageTests {
         XCTAssertEqual(harness.session.pendingCallCount, 0)
     }
 }
+
+extension CrossedMessageTests {
+    // MARK: Deauthenticate before the connection is open
+
+    func testDeauthenticateBeforeTheHandshakeCancelsTheQueuedAuthenticate() {
+        var harness = SessionHarness(configuration: SessionHarness.configuration(autoReconnect: true))
+        let call = harness.session.authenticate(Self.token, now: harness.now)
+        harness.drain()
+        XCTAssertEqual(harness.session.state, .connecting, "the queued call started a connection")
+        harness.session.deauthenticate(now: harness.now)
+        harness.drain()
+        guard case .failure(PubSubError.Code.cancelled)? = harness.completions[call] else { return XCTFail("expected cancelled") }
+        harness.openTransport()
+        harness.receive(#"{"rid":\#(harness.lastSentCid()),"data":{"id":"a","pingTimeout":20000,"isAuthenticated":false}}"#)
+        XCTAssertFalse(harness.sent.contains { $0.contains("#authenticate") }, "nothing authenticates the server afterwards")
+        XCTAssertEqual(harness.session.auth.state, .unauthenticated)
+    }
+}
