@@ -109,7 +109,8 @@ package struct WebSocketStateMachine: Sendable {
 
     private var handshakeDeadline: WebSocketInstant?
     /// Closing: when to give up on the peer's close frame. Closed (client role): when to stop
-    /// waiting for the server to close TCP.
+    /// waiting for the server to close TCP. Closed after a plain HTTP answer (server role): when
+    /// to stop reading the request's body.
     private var closeDeadline: WebSocketInstant?
     private var lastReceive = WebSocketInstant(nanoseconds: 0)
     private var keepaliveDeadline: WebSocketInstant?
@@ -120,9 +121,8 @@ package struct WebSocketStateMachine: Sendable {
     private var lastPingID: UInt64 = 0
     /// Server role, after a plain HTTP answer: bytes of the request's body still to be read and
     /// dropped before the transport is closed (closing with unread bytes would reset the
-    /// connection, and the client could lose the answer), until `discardDeadline`.
+    /// connection, and the client could lose the answer), until `closeDeadline`.
     private var requestBodyToDiscard = 0
-    private var discardDeadline: WebSocketInstant?
 
     /// Most bytes of a plain HTTP request's body read and dropped after its answer.
     package static let maxDiscardedRequestBody = 64 << 10
@@ -224,8 +224,7 @@ package struct WebSocketStateMachine: Sendable {
             // Anything after the peer's close frame or a failure is ignored; a plain HTTP
             // request's body is counted, so the transport closes once it was read.
             guard requestBodyToDiscard > 0 else { break }
-            requestBodyToDiscard -= min(requestBodyToDiscard, bytes.count)
-            if requestBodyToDiscard == 0 { stopDiscarding() }
+            if bytes.count >= requestBodyToDiscard { stopDiscarding() } else { requestBodyToDiscard -= bytes.count }
         }
     }
 
@@ -349,9 +348,9 @@ package struct WebSocketStateMachine: Sendable {
                 break
             }
         }
-        if let deadline = discardDeadline, deadline <= now { stopDiscarding() }
         if let deadline = closeDeadline, deadline <= now {
             closeDeadline = nil
+            requestBodyToDiscard = 0
             if case .closeSent = state {
                 finish(
                     WebSocketCloseInfo(
@@ -403,7 +402,6 @@ package struct WebSocketStateMachine: Sendable {
         }
         if phase == .connecting { consider(handshakeDeadline) }
         if !wantsTransportClosed { consider(closeDeadline) }
-        consider(discardDeadline)
         if state.isOpen || state.isCloseSent {
             for ping in pendingPings { consider(ping.deadline) }
             consider(messageDeadline)
@@ -616,7 +614,7 @@ package struct WebSocketStateMachine: Sendable {
         }
         requestBodyToDiscard = max(0, announced - rest.count)
         if requestBodyToDiscard > 0 {
-            discardDeadline = now + configuration.closeTimeout
+            closeDeadline = now + configuration.closeTimeout
         } else {
             wantsTransportClosed = true
         }
@@ -624,9 +622,9 @@ package struct WebSocketStateMachine: Sendable {
 
     /// Ends the reading of a plain HTTP request's body: the transport may close.
     private mutating func stopDiscarding() {
-        guard requestBodyToDiscard > 0 || discardDeadline != nil else { return }
+        guard requestBodyToDiscard > 0 else { return }
         requestBodyToDiscard = 0
-        discardDeadline = nil
+        closeDeadline = nil
         wantsTransportClosed = true
     }
 
