@@ -65,6 +65,12 @@ final class SimulatorTests: XCTestCase {
         XCTAssertEqual(run(seed: 1802, seconds: 120).1.violations, [])
     }
 
+    /// A `deauthenticate` while connecting queued its `#removeAuthToken` behind an earlier
+    /// `authenticate`, and it expired first: the server ended authenticated, the client not.
+    func testSeed284DeauthenticateBeforeTheHandshake() {
+        XCTAssertEqual(run(seed: 284, seconds: 120).1.violations, [])
+    }
+
     // MARK: The simulator's own checks can fail
 
     func testConvergenceReportsAClientThatDisagreesWithTheBroker() {
