@@ -12,10 +12,6 @@ extension Simulator {
             if let link = links[id] { connectOutcome(link, accept: accept) }
         case .brokerLearnsClose(let id):
             if let link = links[id] { brokerLearnsClose(link, code: 1006, reason: "") }
-        case .clientLearnsClose(let id):
-            if let link = links[id] {
-                clientLearnsClose(link, code: 1006, reason: "", error: TransportFailure(.connectionLost, message: "reset"))
-            }
         case .releaseHold(let id, let toBroker):
             if let link = links[id] { releaseHold(link, toBroker: toBroker) }
         case .clientOperation(let index):

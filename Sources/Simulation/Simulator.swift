@@ -22,7 +22,6 @@ package final class Simulator {
         case deliver(link: Int, toBroker: Bool)
         case connectOutcome(link: Int, accept: Bool)
         case brokerLearnsClose(link: Int)
-        case clientLearnsClose(link: Int)
         case releaseHold(link: Int, toBroker: Bool)
         case clientOperation(Int)
         case serverOperation

@@ -77,6 +77,7 @@ enum SimulateCommand {
         var failed: [UInt64] = []
         var calls = 0
         var required = 0
+        var crossings = 0
         for offset in 0..<seeds {
             let current = seed &+ UInt64(offset)
             var options = SimulationOptions(seed: current)
@@ -90,6 +91,7 @@ enum SimulateCommand {
             simulatedSeconds += Double(result.simulatedTime.components.seconds)
             calls += result.statistics.calls
             required += result.statistics.requiredDeliveries
+            crossings += result.statistics.authCrossings
             if traceAll { print(simulator.trace.rendered(), terminator: "") }
             guard let violation = result.violations.first else { continue }
             failed.append(current)
@@ -102,8 +104,9 @@ enum SimulateCommand {
                 + "\(seeds - failed.count) clean, \(failed.count) failed\(failed.isEmpty ? "" : " \(failed)")")
         print(
             String(
-                format: "simulated %.2f h in %.1f s CPU (%.1f s wall): %.0f simulated s per CPU s, %.1f seeds per minute; %d calls, %d required deliveries",
-                simulatedSeconds / 3600, cpu, wall, simulatedSeconds / cpu, Double(seeds) / wall * 60, calls, required))
+                format: "simulated %.2f h in %.1f s CPU (%.1f s wall): %.0f simulated s per CPU s, %.1f seeds per minute; "
+                    + "%d calls, %d required deliveries, %d connections with crossed auth changes (auth not compared)",
+                simulatedSeconds / 3600, cpu, wall, simulatedSeconds / cpu, Double(seeds) / wall * 60, calls, required, crossings))
         exit(failed.isEmpty ? 0 : 1)
     }
 
