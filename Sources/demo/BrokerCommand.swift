@@ -39,7 +39,7 @@ struct BrokerCommand {
         }
         let codecNote = codec == .json ? "" : ", codec \(codec.rawValue)"
         Output.line("broker listening on \(broker.url.absoluteString)\(codecNote) (Ctrl-C stops it)")
-        if servesPage { Output.line("web chat on \(Self.pageURL(of: broker)) (open it in a browser; demo chat users share its rooms)") }
+        if servesPage { Output.line("web chat on \(Self.pageURL(forBrokerURL: broker.url)) (open it in a browser; demo chat users share its rooms)") }
 
         for await signal in stopRequests {
             Output.line("\(signal), stopping")
@@ -50,10 +50,16 @@ struct BrokerCommand {
         return 0
     }
 
-    /// The page's address: the broker's, over HTTP, at `/`.
-    static func pageURL(of broker: PubSubBroker) -> String {
-        guard var components = URLComponents(url: broker.url, resolvingAgainstBaseURL: false) else { return "/" }
+    /// The page's address: the broker's, over HTTP, at `/`. A broker bound to every address
+    /// (`0.0.0.0`, `::`) is reached over loopback, which browsers open without a second thought.
+    static func pageURL(forBrokerURL url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "/" }
         components.scheme = components.scheme == "wss" ? "https" : "http"
+        switch components.host {
+        case "0.0.0.0": components.host = "127.0.0.1"
+        case "::", "[::]": components.host = "[::1]"
+        default: break
+        }
         components.path = "/"
         return components.string ?? "/"
     }

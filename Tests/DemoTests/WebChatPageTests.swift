@@ -49,6 +49,15 @@ final class WebChatPageTests: XCTestCase {
         XCTAssertEqual(broker.waitForExit(), 0)
     }
 
+    func testThePageURLIsTheBrokersOverHTTPAndLoopbackForEveryAddress() throws {
+        func page(_ url: String) throws -> String { BrokerCommand.pageURL(forBrokerURL: try XCTUnwrap(URL(string: url))) }
+        XCTAssertEqual(try page("ws://127.0.0.1:8000/socketcluster/"), "http://127.0.0.1:8000/")
+        XCTAssertEqual(try page("wss://example.com:8443/socketcluster/"), "https://example.com:8443/")
+        XCTAssertEqual(try page("ws://0.0.0.0:8000/socketcluster/"), "http://127.0.0.1:8000/")
+        XCTAssertEqual(try page("ws://[::]:8000/socketcluster/"), "http://[::1]:8000/")
+        XCTAssertEqual(try page("ws://[::1]:8000/socketcluster/"), "http://[::1]:8000/")
+    }
+
     func testThePageIsRequestedOnlyByGetOrHeadOfTheRoot() {
         func asks(_ method: String, _ target: String) -> Bool {
             WebChatPage.isRequested(by: HTTPRequestHead(method: method, target: target, headers: [:]))
