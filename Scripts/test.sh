@@ -2,10 +2,12 @@
 # The whole test suite, from a fresh clone: installs the peers the tests need (a Python venv
 # with `websockets`; tinyproxy; the Autobahn|Testsuite fuzzing server on Python 2.7), checks the
 # formatting (swift-format lint --strict), builds with warnings treated as failures, runs `swift test` with code coverage and prints line coverage per
-# module, builds the DocC reference (Scripts/docs.sh: no warning, every public symbol with an
+# module, runs the I/O suites a second time on Dispatch sources (the read path of Apple platforms;
+# Linux defaults to the epoll event loop), builds the DocC reference (Scripts/docs.sh: no warning, every public symbol with an
 # abstract), then the Autobahn conformance runs (client and server role), a short fuzzing run of
 # every parser (Scripts/fuzz.sh), the I/O-heavy suites under ThreadSanitizer, a Swift 6 compile of
-# the Apple-only code against stand-ins of Apple's modules, the API comparison with the latest
+# the Apple-only code against stand-ins of Apple's modules with a check of the language features
+# whose runtime support Apple ships after the deployment targets, the API comparison with the latest
 # release (Scripts/api-check.py: breaks must be announced in CHANGELOG.md), and actionlint on the
 # CI workflow.
 # Before the docs, the hostile-peer attacks (Scripts/hostile/run.py) run against a release build
@@ -21,6 +23,7 @@
 #   SKIP_FUZZ=1 Scripts/test.sh              no fuzzing step (FUZZ_SECONDS=N: seconds per target, default 8)
 #   SKIP_TSAN=1 Scripts/test.sh              no ThreadSanitizer step (TSAN_FILTER, TSAN_SKIP: the suites it runs)
 #   SKIP_HOSTILE=1 Scripts/test.sh           no hostile-peer attacks (they need a release build of demo)
+#   SKIP_DISPATCH_IO=1 Scripts/test.sh       no second run of the I/O suites on Dispatch sources (WIREKIT_EVENT_LOOP=0)
 #   SKIP_BROWSER=1 Scripts/test.sh           no browser tests (CHROMIUM=PATH: the browser to drive, default chromium)
 #   SKIP_FIREFOX=1 Scripts/test.sh           the browser tests in Chromium only (FIREFOX=PATH, default firefox-esr)
 #   SKIP_SIMULATION=1 Scripts/test.sh        no deterministic simulation (SIMULATION_SEEDS=N: seeds to run, default 1000)
@@ -83,6 +86,33 @@ rm -f "$PROFILES"/*.profraw
 "$TOOLS/llvm-cov" export -summary-only -instr-profile "$PUBSUB_TEST_ENV/coverage.profdata" \
     "$(swift build --show-bin-path)/pubsub-swiftPackageTests.xctest" > "$PUBSUB_TEST_ENV/coverage.json"
 python3 Scripts/coverage.py "$PUBSUB_TEST_ENV/coverage.json" --min WireKit/Core=90 --min PubSubClient/Session=90
+
+if [ -z "${SKIP_DISPATCH_IO:-}" ]; then
+    step "The I/O suites again on Dispatch sources, the read path of Apple platforms (WIREKIT_EVENT_LOOP=0)"
+    # On Linux sockets are served by the epoll event loop; Apple platforms use Dispatch read and
+    # write sources and timers, the path WIREKIT_EVENT_LOOP=0 selects here. The sans-I/O suites
+    # (WireKit's core, the session core, the recordings, the broker core) run once, above.
+    SANS_IO=$(grep -rhoE 'class [A-Za-z0-9_]+: XCTestCase' Tests/WireKitTests/Core Tests/PubSubClientTests/Session \
+        Tests/PubSubClientTests/Replay Tests/PubSubBrokerTests/Golden Tests/PubSubBrokerTests/*Core*Tests.swift \
+        Tests/PubSubBrokerTests/BrokerOptionsTests.swift Tests/PubSubBrokerTests/PubSubBrokerErrorTests.swift |
+        awk '{print $2}' | tr -d ':' | paste -sd '|')
+    DISPATCH_XUNIT="$PUBSUB_TEST_ENV/xunit-dispatch-io.xml"
+    rm -f "$DISPATCH_XUNIT"
+    DISPATCH_RC=0
+    # The test binary is the coverage build's: its profiles go to a folder removed afterwards.
+    WIREKIT_EVENT_LOOP=0 LLVM_PROFILE_FILE="$PUBSUB_TEST_ENV/dispatch-io-profiles/%p.profraw" \
+        swift test --skip-build --disable-swift-testing --parallel --num-workers 2 \
+        --filter 'WireKitTests|PubSubClientTests|PubSubBrokerTests' --skip "$SANS_IO" --xunit-output "$DISPATCH_XUNIT" \
+        >"$PUBSUB_TEST_ENV/dispatch-io.log" 2>&1 || DISPATCH_RC=$?
+    rm -rf "$PUBSUB_TEST_ENV/dispatch-io-profiles"
+    read -r DISPATCH_PASSED DISPATCH_FAILED < <(python3 Scripts/xunit-counts.py "$DISPATCH_XUNIT")
+    echo "Dispatch-source I/O suites: $DISPATCH_PASSED passed, $DISPATCH_FAILED failed (log $PUBSUB_TEST_ENV/dispatch-io.log)"
+    if [ "$DISPATCH_RC" -ne 0 ] || [ "$DISPATCH_FAILED" -ne 0 ] || [ "$DISPATCH_PASSED" -eq 0 ]; then
+        grep -E "error: |failed \(" "$PUBSUB_TEST_ENV/dispatch-io.log" | head -40 >&2 || tail -40 "$PUBSUB_TEST_ENV/dispatch-io.log" >&2
+        echo "test.sh: the I/O suites failed on Dispatch sources (WIREKIT_EVENT_LOOP=0)" >&2
+        exit 1
+    fi
+fi
 
 if [ -z "${SKIP_HOSTILE:-}" ]; then
     step "Hostile peers: each attack against a fresh release demo broker / demo chat, within its bounds (Scripts/hostile/run.py)"
@@ -161,7 +191,7 @@ if [ -z "${SKIP_TSAN:-}" ]; then
 fi
 
 if [ -z "${SKIP_APPLE_CHECK:-}" ]; then
-    step "Apple-only code in Swift 6 against stand-ins of Network, Security, os and Darwin (Scripts/apple-compile-check.sh, about 1.5 min)"
+    step "Apple-only code in Swift 6 against stand-ins of Network, Security, os and Darwin, and the runtime support it needs (Scripts/apple-compile-check.sh, about 2 min)"
     Scripts/apple-compile-check.sh
 fi
 
