@@ -5,6 +5,9 @@ import PackageDescription
 // Dispatch and the C libraries every Swift-on-Linux install already carries.
 let package = Package(
     name: "pubsub-swift",
+    // watchOS builds, but there BSD sockets never reach the network and Network.framework does
+    // only in the cases Apple's TN3135 allows: `wss://` clients in audio-streaming and CallKit VoIP
+    // apps (README, "Platforms").
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     // What a depending package can use. The benchmark and conformance executables are targets
     // only: `swift run wirebench`, `swift build --product wirebench` still work in this package.
