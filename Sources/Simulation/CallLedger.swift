@@ -72,6 +72,11 @@ package struct CallLedger: Sendable {
     /// Calls `owner` made that have not completed.
     package func openCount(_ owner: Int) -> Int { openByOwner[owner] ?? 0 }
 
+    /// The numbers of `owner`'s open calls, in the order they were made.
+    package func openCalls(of owner: Int) -> [UInt64] {
+        open.keys.filter { $0.owner == owner }.map(\.number).sorted()
+    }
+
     /// Forgets `owner`'s open calls: its process ended (a broker restart loses its invokes, and
     /// the new process numbers its calls from the start again).
     package mutating func abandon(_ owner: Int) {

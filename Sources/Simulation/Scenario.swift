@@ -30,8 +30,32 @@ struct Scenario {
     var hangChance: Double
     /// Channel names the workload uses.
     var channels: [String]
+    /// Generation 2: which authorization hooks the broker's application sets, and how often they
+    /// refuse while faults run; protocol-1 pings; whether clients cancel calls.
+    var authorizesSubscribe = false
+    var authorizesPublish = false
+    var authorizesHandshake = false
+    var hookRefuseChance = 0.0
+    var protocolVersion1 = false
+    var clientsPingVersion1 = false
+    var cancelsCalls = false
 
-    init(using random: inout SeededGenerator) {
+    /// Draws the scenario of `seed` from `random` (the run's generator); what later generations
+    /// add is drawn from a generator of its own, so the older generations' runs stay as they were.
+    init(using random: inout SeededGenerator, seed: UInt64, generation: Int) {
+        self.init(using: &random)
+        guard generation >= 2 else { return }
+        var extra = SeededGenerator(seed: seed ^ 0x5EED_0000_0000_0002)
+        authorizesSubscribe = extra.chance(0.3)
+        authorizesPublish = extra.chance(0.3)
+        authorizesHandshake = extra.chance(0.3)
+        hookRefuseChance = 0.05 + extra.unit() * 0.25
+        protocolVersion1 = extra.chance(0.25)
+        clientsPingVersion1 = protocolVersion1 && extra.chance(0.5)
+        cancelsCalls = extra.chance(0.5)
+    }
+
+    private init(using random: inout SeededGenerator) {
         useMinBin = random.chance(0.2)
         ackTimeout = random.milliseconds(1_000, 8_000)
         connectTimeout = random.milliseconds(2_000, 10_000)
@@ -74,6 +98,11 @@ struct Scenario {
             + "queue \(maxQueuedMessages), ping \(brokerPingInterval)/\(brokerPingTimeout), channel limit "
             + "\(socketChannelLimit.map(String.init) ?? "none"), latency \(minLatencyMillis)–\(maxLatencyMillis) ms, "
             + "channels \(channels.count)"
+            + (authorizesSubscribe || authorizesPublish || authorizesHandshake
+                ? ", hooks: \(authorizesSubscribe ? "subscribe " : "")\(authorizesPublish ? "publish " : "")"
+                    + "\(authorizesHandshake ? "handshake " : "")(refusing \(Int(hookRefuseChance * 100)) %)" : "")
+            + (protocolVersion1 ? ", protocol-1 pings\(clientsPingVersion1 ? " (clients v1)" : "")" : "")
+            + (cancelsCalls ? ", cancels" : "")
     }
 
     func sessionConfiguration(random jitter: @escaping @Sendable () -> Double) -> SessionConfiguration {
@@ -85,6 +114,7 @@ struct Scenario {
         configuration.maxQueuedMessages = maxQueuedMessages
         configuration.reconnectWhenNetworkReturns = false
         configuration.random = jitter
+        if clientsPingVersion1 { configuration.protocolVersion = .v1 }
         if useMinBin { configuration.codec = MinBinPacketCodec() }
         return configuration
     }
@@ -96,6 +126,7 @@ struct Scenario {
         options.handshakeTimeout = brokerHandshakeTimeout
         options.ackTimeout = brokerAckTimeout
         options.socketChannelLimit = socketChannelLimit
+        if protocolVersion1 { options.protocolVersion = .v1 }
         if useMinBin { options.codec = MinBinPacketCodec() }
         return options
     }

@@ -14,6 +14,15 @@ package struct SimulationOptions: Sendable {
     package var tracing = false
     /// Simulated time the trace keeps.
     package var traceWindow: Duration = .seconds(20)
+    /// Which generation of the workload runs. A seed replays exactly only with the generation it
+    /// ran with; a new generation adds to what a run may do without changing the runs of the
+    /// older one. 1: the original workload. 2 (the latest): also the broker's authorization
+    /// hooks (subscribe, publish, handshake; some calls refused while faults run), protocol-1
+    /// pings, and calls cancelled by their caller.
+    package var generation = SimulationOptions.latestGeneration
+
+    /// The latest workload generation.
+    package static let latestGeneration = 2
 
     package init(seed: UInt64) {
         self.seed = seed

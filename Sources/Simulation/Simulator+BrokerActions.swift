@@ -3,11 +3,64 @@ import PubSubBroker
 import PubSubProtocol
 
 extension Simulator {
-    /// Carries out the broker core's actions in order, as `BrokerEngine.execute` does; the
-    /// simulated application answers procedures and takes transmits.
+    /// Carries out the broker core's actions in order, as `BrokerEngine.execute` does: the
+    /// step's actions are taken first; an authorization is decided at once and its outcome's
+    /// actions run before the rest of the list. The simulated application answers procedures and
+    /// takes transmits; an answer it gives at once runs after the step's other actions.
     func drainBroker() {
-        while let action = broker.nextAction() {
+        var current = takeBrokerActions()
+        var held: [ArraySlice<BrokerAction>] = []
+        while true {
+            guard let action = current.popFirst() else {
+                if let next = held.popLast() {
+                    current = next
+                    continue
+                }
+                current = takeBrokerActions()
+                if current.isEmpty { break }
+                continue
+            }
+            if case .authorize(let connection, let request) = action {
+                authorize(request, on: connection)
+                held.append(current)
+                current = takeBrokerActions()
+                continue
+            }
             perform(action)
+        }
+    }
+
+    private func takeBrokerActions() -> ArraySlice<BrokerAction> {
+        var actions: [BrokerAction] = []
+        while let action = broker.nextAction() { actions.append(action) }
+        return actions[...]
+    }
+
+    /// The application's authorization hooks: they allow, except that while faults run they
+    /// refuse now and then (a handshake with a close code that allows a reconnect).
+    private func authorize(_ request: BrokerAuthorizationRequest, on connection: BrokerConnectionID) {
+        let asked: Bool
+        switch request {
+        case .handshake: asked = scenario.authorizesHandshake
+        case .subscribe: asked = scenario.authorizesSubscribe
+        case .publish: asked = scenario.authorizesPublish
+        }
+        if !asked {
+            fail(Violation(.protocolConduct, at: elapsed, "broker asks a hook the application did not set, on \(connection)"))
+        }
+        let refuse = !isQuiet && random.chance(scenario.hookRefuseChance)
+        let wall = clock.wallClock
+        switch request {
+        case .handshake:
+            record("broker hook: handshake on \(connection) \(refuse ? "refused" : "allowed")")
+            let rejection = refuse ? BrokerHandshakeRejection(code: SocketClusterCloseCode(4008), reason: "not now") : nil
+            broker.handshakeDecided(connection, rejection: rejection, wallClock: wall)
+        case .subscribe(let subscribe):
+            record("broker hook: subscribe \(subscribe.channel) on \(connection) \(refuse ? "refused" : "allowed")")
+            broker.authorizationDecided(connection, rejection: refuse ? RemoteError(name: "Refused", message: "no") : nil, wallClock: wall)
+        case .publish(let publish):
+            record("broker hook: publish to \(publish.channel) on \(connection) \(refuse ? "refused" : "allowed")")
+            broker.authorizationDecided(connection, rejection: refuse ? RemoteError(name: "Refused", message: "no") : nil, wallClock: wall)
         }
     }
 
@@ -19,9 +72,8 @@ extension Simulator {
             brokerSend(.binary(bytes), on: connection, what: "sends a message")
         case .close(let connection, let code, let reason):
             brokerSend(.close(code: code, reason: reason), on: connection, what: "closes")
-        case .authorize(let connection, _):
-            // No authorization hook is set, so the core never asks.
-            fail(Violation(.protocolConduct, at: elapsed, "broker asks to authorize on \(connection) with no hook set"))
+        case .authorize:
+            break  // Decided by `drainBroker`, which needs the rest of the list.
         case .callProcedure(let call):
             callProcedure(call)
         case .deliverMessage(let message):

@@ -83,7 +83,7 @@ package final class Simulator {
     package init(options: SimulationOptions) {
         self.options = options
         var random = SeededGenerator(seed: options.seed)
-        scenario = Scenario(using: &random)
+        scenario = Scenario(using: &random, seed: options.seed, generation: options.generation)
         trace = Trace(window: options.traceWindow, isOn: options.tracing)
         let socketIDSeed = random.next()
         broker = Self.makeBroker(scenario: scenario, seed: socketIDSeed, incarnation: 1)
@@ -97,12 +97,17 @@ package final class Simulator {
 
     static func makeBroker(scenario: Scenario, seed: UInt64, incarnation: Int) -> BrokerCore {
         let base = seed &+ UInt64(incarnation) &* 0x9E37_79B9
-        return BrokerCore(options: scenario.brokerOptions()) { sequence, bytes in
+        var broker = BrokerCore(options: scenario.brokerOptions()) { sequence, bytes in
             var state = base &+ UInt64(sequence)
             for index in bytes.indices {
                 bytes[index] = UInt8(truncatingIfNeeded: SeededGenerator.splitMix64(&state))
             }
         }
+        // As `BrokerEngine.setHooks` does: the core asks only for the hooks the application set.
+        broker.authorizesSubscribe = scenario.authorizesSubscribe
+        broker.authorizesPublish = scenario.authorizesPublish
+        broker.authorizesHandshake = scenario.authorizesHandshake
+        return broker
     }
 
     /// Simulated time since the start.

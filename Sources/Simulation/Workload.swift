@@ -8,6 +8,15 @@ import PubSubProtocol
 extension Simulator {
     func clientOperation(_ client: SimulatedClient) {
         let index = client.index
+        if scenario.cancelsCalls, random.chance(0.05) {
+            let open = ledger.openCalls(of: index)
+            if !open.isEmpty {
+                let call = CallID(rawValue: open[random.int(0...(open.count - 1))])
+                record("client \(index) cancels call #\(call.rawValue)")
+                clientInput(index, "cancel") { session, now in session.cancel(call, now: now) }
+                return
+            }
+        }
         let channel = scenario.channels[random.int(0...(scenario.channels.count - 1))]
         guard client.wantsConnected else {
             // A closed client either connects or changes its channels (which sends nothing).

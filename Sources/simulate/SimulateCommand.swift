@@ -11,6 +11,7 @@ import Darwin
 enum SimulateCommand {
     static let usage = """
         USAGE: simulate [--seed S] [--seeds N] [--time T] [--clients C] [--no-faults] [--trace] [--trace-window W]
+                        [--generation G]
 
         Runs the real client session and broker cores (ClientSession, BrokerCore) against a simulated
         network and clock. Every choice of a run (configuration, latencies, faults, workload) comes
@@ -29,6 +30,9 @@ enum SimulateCommand {
           --no-faults       Latency only: no resets, stalls, holds, refused connects or restarts.
           --trace           Print the trace of every seed run, failing or not.
           --trace-window W  Simulated seconds of trace printed for a failing seed (default 20).
+          --generation G    The workload generation (default \(SimulationOptions.latestGeneration), the latest). A seed
+                            replays exactly with the generation it ran with; 1 is the original
+                            workload, 2 adds authorization hooks, protocol-1 pings and cancelled calls.
           --help            This text.
 
         A failing seed prints its violation, the trace of its last W simulated seconds, and the
@@ -45,6 +49,7 @@ enum SimulateCommand {
         var faults = true
         var traceAll = false
         var traceWindow = 20
+        var generation = SimulationOptions.latestGeneration
         func value(_ name: String) -> String {
             guard let text = arguments.popFirst() else { fail("\(name) needs a value") }
             return text
@@ -62,6 +67,9 @@ enum SimulateCommand {
             case "--time": time = positive(argument)
             case "--clients": clients = positive(argument)
             case "--trace-window": traceWindow = positive(argument)
+            case "--generation":
+                generation = positive(argument)
+                guard generation <= SimulationOptions.latestGeneration else { fail("--generation goes up to \(SimulationOptions.latestGeneration)") }
             case "--no-faults": faults = false
             case "--trace": traceAll = true
             case "--help", "-h":
@@ -86,6 +94,7 @@ enum SimulateCommand {
             options.faults = faults
             options.traceWindow = .seconds(traceWindow)
             options.tracing = traceAll
+            options.generation = generation
             let simulator = Simulator(options: options)
             let result = simulator.run()
             simulatedSeconds += Double(result.simulatedTime.components.seconds)
@@ -100,7 +109,7 @@ enum SimulateCommand {
         let cpu = max(cpuSeconds() - cpuStart, 1e-9)
         let wall = max(Date().timeIntervalSince(wallStart), 1e-9)
         print(
-            "\(seeds) seeds (\(seed)...\(seed &+ UInt64(seeds - 1))), \(clients) clients, \(time) s active each: "
+            "\(seeds) seeds (\(seed)...\(seed &+ UInt64(seeds - 1))), generation \(generation), \(clients) clients, \(time) s active each: "
                 + "\(seeds - failed.count) clean, \(failed.count) failed\(failed.isEmpty ? "" : " \(failed)")")
         print(
             String(
@@ -123,7 +132,8 @@ enum SimulateCommand {
         print("trace of the last \(traceWindow) simulated seconds:")
         print(simulator.trace.rendered(), terminator: "")
         print(
-            "replay: swift run simulate --seed \(options.seed) --time \(time) --clients \(clients)\(faults ? "" : " --no-faults") --trace-window \(traceWindow)"
+            "replay: swift run simulate --seed \(options.seed) --time \(time) --clients \(clients)\(faults ? "" : " --no-faults") "
+                + "--trace-window \(traceWindow) --generation \(options.generation)"
         )
     }
 

@@ -5,11 +5,15 @@ import XCTest
 /// Whole runs: replay, regression seeds, and the checks the simulator makes itself (convergence,
 /// memory, actions on closed connections) reporting a broken state.
 final class SimulatorTests: XCTestCase {
-    func run(seed: UInt64, clients: Int = 10, seconds: Int = 60, tracing: Bool = false) -> (Simulator, SimulationResult) {
+    func run(
+        seed: UInt64, clients: Int = 10, seconds: Int = 60, tracing: Bool = false,
+        generation: Int = SimulationOptions.latestGeneration
+    ) -> (Simulator, SimulationResult) {
         var options = SimulationOptions(seed: seed)
         options.clients = clients
         options.activeTime = .seconds(seconds)
         options.tracing = tracing
+        options.generation = generation
         let simulator = Simulator(options: options)
         return (simulator, simulator.run())
     }
@@ -29,46 +33,67 @@ final class SimulatorTests: XCTestCase {
     func testARunExercisesTheCores() {
         let (_, result) = run(seed: 5)
         XCTAssertEqual(result.violations, [])
-        XCTAssertGreaterThan(result.statistics.calls, 200)
-        XCTAssertGreaterThan(result.statistics.publicationsDelivered, 200)
-        XCTAssertGreaterThan(result.statistics.requiredDeliveries, 50)
+        XCTAssertGreaterThan(result.statistics.calls, 100)
+        XCTAssertGreaterThan(result.statistics.publicationsDelivered, 50)
+        XCTAssertGreaterThan(result.statistics.requiredDeliveries, 20)
         XCTAssertGreaterThan(result.statistics.faults, 0)
     }
 
-    // MARK: Regression seeds (each failed before the fix named)
+    func testGeneration2RunsTheAuthorizationHooks() {
+        let seed = (UInt64(1)...200).first { seed in
+            var random = SeededGenerator(seed: seed)
+            let scenario = Scenario(using: &random, seed: seed, generation: 2)
+            return scenario.authorizesHandshake && scenario.authorizesSubscribe && scenario.authorizesPublish
+        }
+        guard let seed else { return XCTFail("no seed with every hook among the first 200") }
+        let (simulator, result) = run(seed: seed, seconds: 30, tracing: true)
+        XCTAssertEqual(result.violations, [])
+        let trace = simulator.trace.lines.map(\.text)
+        XCTAssertTrue(trace.contains { $0.hasPrefix("broker hook: handshake") })
+        XCTAssertTrue(trace.contains { $0.hasPrefix("broker hook: publish") })
+    }
+
+    func testGeneration1RunsAreUnchangedByLaterGenerations() {
+        var random = SeededGenerator(seed: 42)
+        let scenario = Scenario(using: &random, seed: 42, generation: 1)
+        XCTAssertFalse(scenario.authorizesHandshake || scenario.authorizesSubscribe || scenario.authorizesPublish)
+        XCTAssertFalse(scenario.protocolVersion1 || scenario.cancelsCalls)
+    }
+
+    // MARK: Regression seeds (each failed before the fix named, in generation 1)
 
     /// A `subscribeWithAck` waiting for auth (or on a closed client) never completed; it now
     /// times out after `ackTimeout`.
     func testSeed2SubscribeCallsComplete() {
-        XCTAssertEqual(run(seed: 2).1.violations, [])
+        XCTAssertEqual(run(seed: 2, generation: 1).1.violations, [])
     }
 
     /// A `#kickOut` that crossed a resubscribe dropped the channel the broker then subscribed.
     func testSeed25KickOutCrossingASubscribe() {
-        XCTAssertEqual(run(seed: 25).1.violations, [])
+        XCTAssertEqual(run(seed: 25, generation: 1).1.violations, [])
     }
 
     /// A `deauthenticate` during the handshake was undone by the handshake's verdict.
     func testSeed121DeauthenticateDuringTheHandshake() {
-        XCTAssertEqual(run(seed: 121).1.violations, [])
+        XCTAssertEqual(run(seed: 121, generation: 1).1.violations, [])
     }
 
     /// An `#authenticate` answered after its call timed out was ignored, so the client stayed
     /// unauthenticated while the server had authenticated the socket.
     func testSeed1058LateAuthenticateAnswer() {
-        XCTAssertEqual(run(seed: 1058, seconds: 120).1.violations, [])
+        XCTAssertEqual(run(seed: 1058, seconds: 120, generation: 1).1.violations, [])
     }
 
     /// Unsubscribing left the channel's unanswered `#subscribe` in the ack registry, one more
     /// entry per toggle while the server was slow.
     func testSeed1802SubscribesOfChannelsNoLongerWanted() {
-        XCTAssertEqual(run(seed: 1802, seconds: 120).1.violations, [])
+        XCTAssertEqual(run(seed: 1802, seconds: 120, generation: 1).1.violations, [])
     }
 
     /// A `deauthenticate` while connecting queued its `#removeAuthToken` behind an earlier
     /// `authenticate`, and it expired first: the server ended authenticated, the client not.
     func testSeed284DeauthenticateBeforeTheHandshake() {
-        XCTAssertEqual(run(seed: 284, seconds: 120).1.violations, [])
+        XCTAssertEqual(run(seed: 284, seconds: 120, generation: 1).1.violations, [])
     }
 
     // MARK: The simulator's own checks can fail
