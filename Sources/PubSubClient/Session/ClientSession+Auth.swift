@@ -82,11 +82,11 @@ extension ClientSession {
         }
     }
 
-    /// The answer to an `#authenticate` whose call already timed out: the call stays completed,
-    /// but the verdict is the server's auth state, so the client takes it as well.
+    /// The answer to an `#authenticate` whose call already timed out or was cancelled: the call
+    /// stays completed, but the verdict is the server's auth state, so the client takes it too.
     mutating func handleLateAuthenticateAnswer(rid: Int64, result: Result<JSONValue?, RemoteError>) {
-        guard let late = connection.link?.expiredAuthenticates[rid] else { return }
-        updateLink { $0.expiredAuthenticates[rid] = nil }
+        guard let late = connection.link?.abandonedAuthenticates[rid] else { return }
+        updateLink { $0.abandonedAuthenticates[rid] = nil }
         switch result {
         case .success(let data):
             guard let response = try? AuthenticateResponse(parsing: data) else { return }

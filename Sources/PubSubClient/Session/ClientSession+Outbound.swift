@@ -42,7 +42,8 @@ extension ClientSession {
     }
 
     /// Cancels a call that has not completed: it leaves the outbound queue or the ack registry
-    /// and completes with `.cancelled`; a later answer from the server is ignored. No-op for a
+    /// and completes with `.cancelled`; a later answer from the server is ignored (except that
+    /// an `authenticate`'s still sets the auth state, since the server acted on it). No-op for a
     /// completed call, or a subscribe with ack (the subscription itself is not a call).
     package mutating func cancel(_ call: CallID, now: MonotonicInstant) {
         func owns(_ purpose: CallPurpose) -> Bool {
@@ -60,6 +61,11 @@ extension ClientSession {
             return
         }
         if let sent = acks.remove(where: { owns($0.purpose) }).first {
+            if case .authenticate(let id, let token) = sent.purpose {
+                // The server still acts on the `#authenticate` it reads: its answer keeps deciding
+                // the auth state, though the call is over.
+                updateLink { $0.abandonedAuthenticates[sent.cid] = AbandonedAuthenticate(call: id, token: token) }
+            }
             complete(call, .failure(.cancelled(event: sent.event)))
         }
     }

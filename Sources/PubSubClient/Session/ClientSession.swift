@@ -425,7 +425,7 @@ package struct ClientSession: Sendable {
                     complete(id, .failure(.timeout(event: call.event)))
                 case .authenticate(let id, let token):
                     // The server may still answer: its verdict then tells the auth state it holds.
-                    updateLink { $0.expiredAuthenticates[call.cid] = ExpiredAuthenticate(call: id, token: token) }
+                    updateLink { $0.abandonedAuthenticates[call.cid] = AbandonedAuthenticate(call: id, token: token) }
                     complete(id, .failure(.timeout(event: call.event)))
                 case .subscribe:
                     break

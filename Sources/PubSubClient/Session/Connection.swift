@@ -68,9 +68,9 @@ struct Link: Sendable {
     var openRequests: Set<ServerRequestID> = []
     /// `connect` calls waiting for this attempt's handshake; empty once open.
     var connectCalls: [CallID] = []
-    /// `#authenticate` invokes sent on this transport whose calls timed out, by cid: a late
-    /// answer still says whether the server authenticated the socket.
-    var expiredAuthenticates: [Int64: ExpiredAuthenticate] = [:]
+    /// `#authenticate` invokes sent on this transport whose calls timed out or were cancelled,
+    /// by cid: a late answer still says whether the server authenticated the socket.
+    var abandonedAuthenticates: [Int64: AbandonedAuthenticate] = [:]
 
     init(transport: TransportID, openDeadline: MonotonicInstant) {
         self.transport = transport
@@ -78,8 +78,8 @@ struct Link: Sendable {
     }
 }
 
-/// An `authenticate` call that timed out while its `#authenticate` was on the wire.
-struct ExpiredAuthenticate: Sendable {
+/// An `authenticate` call that timed out or was cancelled while its `#authenticate` was on the wire.
+struct AbandonedAuthenticate: Sendable {
     var call: CallID
     var token: String
 }

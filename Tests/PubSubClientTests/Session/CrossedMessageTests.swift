@@ -197,3 +197,22 @@ extension CrossedMessageTests {
         XCTAssertEqual(harness.session.auth.state, .unauthenticated)
     }
 }
+
+extension CrossedMessageTests {
+    // MARK: An authenticate cancelled after it was sent
+
+    func testTheAnswerToACancelledAuthenticateStillSetsTheAuthState() {
+        var harness = SessionHarness()
+        harness.open()
+        let call = harness.session.authenticate(Self.token, now: harness.now)
+        harness.drain()
+        let cid = harness.lastSentCid()
+        harness.session.cancel(call, now: harness.now)
+        harness.drain()
+        guard case .failure(PubSubError.Code.cancelled)? = harness.completions[call] else { return XCTFail("expected cancelled") }
+        // The server read the #authenticate all the same.
+        harness.receive(#"{"rid":\#(cid),"data":{"isAuthenticated":true,"authError":null}}"#)
+        XCTAssertEqual(harness.session.auth.state, .authenticated, "the client agrees with the server")
+        XCTAssertEqual(harness.completionOrder.filter { $0 == call }.count, 1)
+    }
+}
