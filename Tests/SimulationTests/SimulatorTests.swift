@@ -96,6 +96,12 @@ final class SimulatorTests: XCTestCase {
         XCTAssertEqual(run(seed: 284, seconds: 120, generation: 1).1.violations, [])
     }
 
+    /// Generation 2: the answer to a cancelled `#authenticate` was ignored, though the server
+    /// had authenticated the socket.
+    func testSeed304CancelledAuthenticate() {
+        XCTAssertEqual(run(seed: 304, seconds: 120, generation: 2).1.violations, [])
+    }
+
     // MARK: The simulator's own checks can fail
 
     func testConvergenceReportsAClientThatDisagreesWithTheBroker() {
