@@ -60,7 +60,16 @@ final class SimulatorTests: XCTestCase {
         XCTAssertFalse(scenario.protocolVersion1 || scenario.cancelsCalls)
     }
 
-    // MARK: Regression seeds (each failed before the fix named, in generation 1)
+    // MARK: Regression seeds
+    //
+    // Each run below broke an invariant with its fix reverted, checked on the code as it is now
+    // (a seed found on older code can drift: a change in a core changes the events of a run).
+    // Two fixes have no seed: a deauthenticate during the handshake, and one made while
+    // authenticate calls waited in the queue, used to leave the client and the broker
+    // disagreeing (seeds 121 and 284 of generation 1 found them). With the fix that took the
+    // #removeAuthToken out of the queue, reverting either part alone makes the deauthenticate a
+    // no-op the broker agrees with, which only the application can notice; CrossedMessageTests
+    // pins both.
 
     /// A `subscribeWithAck` waiting for auth (or on a closed client) never completed; it now
     /// times out after `ackTimeout`.
@@ -69,31 +78,26 @@ final class SimulatorTests: XCTestCase {
     }
 
     /// A `#kickOut` that crossed a resubscribe dropped the channel the broker then subscribed.
-    func testSeed25KickOutCrossingASubscribe() {
-        XCTAssertEqual(run(seed: 25, generation: 1).1.violations, [])
+    func testSeed197KickOutCrossingASubscribe() {
+        XCTAssertEqual(run(seed: 197, seconds: 120, generation: 1).1.violations, [])
     }
 
-    /// A `deauthenticate` during the handshake was undone by the handshake's verdict.
-    func testSeed121DeauthenticateDuringTheHandshake() {
-        XCTAssertEqual(run(seed: 121, generation: 1).1.violations, [])
+    /// The answer to an `#authenticate` sent before a `deauthenticate` authenticated the client
+    /// again, while the broker read the `#removeAuthToken` after it.
+    func testSeed58AuthenticateAnswerAfterADeauthenticate() {
+        XCTAssertEqual(run(seed: 58, seconds: 120, generation: 1).1.violations, [])
     }
 
     /// An `#authenticate` answered after its call timed out was ignored, so the client stayed
     /// unauthenticated while the server had authenticated the socket.
-    func testSeed1058LateAuthenticateAnswer() {
-        XCTAssertEqual(run(seed: 1058, seconds: 120, generation: 1).1.violations, [])
+    func testSeed137LateAuthenticateAnswer() {
+        XCTAssertEqual(run(seed: 137, seconds: 120, generation: 1).1.violations, [])
     }
 
     /// Unsubscribing left the channel's unanswered `#subscribe` in the ack registry, one more
     /// entry per toggle while the server was slow.
-    func testSeed1802SubscribesOfChannelsNoLongerWanted() {
-        XCTAssertEqual(run(seed: 1802, seconds: 120, generation: 1).1.violations, [])
-    }
-
-    /// A `deauthenticate` while connecting queued its `#removeAuthToken` behind an earlier
-    /// `authenticate`, and it expired first: the server ended authenticated, the client not.
-    func testSeed284DeauthenticateBeforeTheHandshake() {
-        XCTAssertEqual(run(seed: 284, seconds: 120, generation: 1).1.violations, [])
+    func testSeed89SubscribesOfChannelsNoLongerWanted() {
+        XCTAssertEqual(run(seed: 89, seconds: 120, generation: 1).1.violations, [])
     }
 
     /// Generation 2: the answer to a cancelled `#authenticate` was ignored, though the server
