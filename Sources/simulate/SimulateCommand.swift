@@ -124,16 +124,21 @@ enum SimulateCommand {
         print("seed \(options.seed) FAILED: \(violation)")
         var replay = options
         replay.tracing = true
+        // A violation found after faults stopped (convergence, quiescence) was caused before: the
+        // trace then reaches back to `traceWindow` seconds before the faults stopped.
+        let afterFaults = Int(violation.time.nanoseconds / 1_000_000_000) - time
+        let window = afterFaults > 0 ? traceWindow + afterFaults + 1 : traceWindow
+        replay.traceWindow = .seconds(window)
         let simulator = Simulator(options: replay)
         let again = simulator.run()
         if again.violations.first != violation {
             print("warning: the traced replay ended differently: \(again.violations.first.map(String.init(describing:)) ?? "no violation")")
         }
-        print("trace of the last \(traceWindow) simulated seconds:")
+        print("trace of the last \(window) simulated seconds:")
         print(simulator.trace.rendered(), terminator: "")
         print(
             "replay: swift run simulate --seed \(options.seed) --time \(time) --clients \(clients)\(faults ? "" : " --no-faults") "
-                + "--trace-window \(traceWindow) --generation \(options.generation)"
+                + "--trace-window \(window) --generation \(options.generation)"
         )
     }
 
