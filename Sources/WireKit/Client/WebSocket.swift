@@ -186,7 +186,7 @@ public final class WebSocket: Sendable {
         if connection.isOnQueue {
             try connection.sendOnQueue(size: text.utf8.count) { machine throws(WebSocketError) in try machine.sendText(text) }
         } else {
-            try connection.enqueue(size: text.utf8.count) { machine throws(WebSocketError) in try machine.sendText(text) }
+            try connection.enqueue(size: text.utf8.count) { machine in try? machine.sendText(text) }
         }
     }
 
@@ -195,7 +195,7 @@ public final class WebSocket: Sendable {
         if connection.isOnQueue {
             try connection.sendOnQueue(size: data.count) { machine throws(WebSocketError) in try machine.sendBinary(data) }
         } else {
-            try connection.enqueue(size: data.count) { machine throws(WebSocketError) in try machine.sendBinary(data) }
+            try connection.enqueue(size: data.count) { machine in try? machine.sendBinary(data) }
         }
     }
 
@@ -204,7 +204,7 @@ public final class WebSocket: Sendable {
         if connection.isOnQueue {
             try connection.sendOnQueue(size: bytes.count) { machine throws(WebSocketError) in try machine.sendBinary(bytes) }
         } else {
-            try connection.enqueue(size: bytes.count) { machine throws(WebSocketError) in try machine.sendBinary(bytes) }
+            try connection.enqueue(size: bytes.count) { machine in try? machine.sendBinary(bytes) }
         }
     }
 
@@ -215,7 +215,7 @@ public final class WebSocket: Sendable {
         if connection.isOnQueue {
             try connection.sendOnQueue(size: 0) { machine throws(WebSocketError) in try machine.sendPing(payload) }
         } else {
-            try connection.enqueue(size: payload.count) { machine throws(WebSocketError) in try machine.sendPing(payload) }
+            try connection.enqueue(size: payload.count) { machine in try? machine.sendPing(payload) }
         }
     }
 

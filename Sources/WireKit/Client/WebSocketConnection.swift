@@ -399,9 +399,7 @@ final class WebSocketConnection: @unchecked Sendable {
     /// schedules one queue block, the writes that follow before it runs join it, and the block
     /// encodes them all and writes them in one go (one hop and one write per burst, not per
     /// message). Every other operation closes the open batch first (`later`), so call order holds.
-    func enqueue(
-        size: Int, _ body: @escaping @Sendable (inout WebSocketStateMachine) throws(WebSocketError) -> Void
-    ) throws(WebSocketError) {
+    func enqueue(size: Int, _ body: @escaping WriteBatch.Write) throws(WebSocketError) {
         lock.lock()
         let state = mirroredSendState
         var started: WriteBatch?
@@ -417,8 +415,7 @@ final class WebSocketConnection: @unchecked Sendable {
                 started = WriteBatch()
                 openBatch = started
             }
-            // Each write fails on its own (a socket closing meanwhile), as if sent alone.
-            openBatch?.writes.append { machine in try? body(&machine) }
+            openBatch?.writes.append(body)
         }
         lock.unlock()
         switch state {
@@ -442,7 +439,8 @@ final class WebSocketConnection: @unchecked Sendable {
 
     /// Writes queued by `enqueue` and not yet taken by their queue block. Guarded by `lock`.
     final class WriteBatch: @unchecked Sendable {
-        /// One queued write, its error already absorbed. Not `throws(WebSocketError)`: a
+        /// One queued write. It absorbs its own error (`try?`): each write fails on its own (a
+        /// socket closing meanwhile), as if sent alone. Not `throws(WebSocketError)`: a
         /// typed-throws function type kept as a value (an array element) needs runtime support
         /// that Apple platforms ship only from macOS 15 / iOS 18 / tvOS 18 / watchOS 11.
         typealias Write = @Sendable (inout WebSocketStateMachine) -> Void
