@@ -86,27 +86,6 @@ final class WebChatPageTests: XCTestCase {
 
     /// One HTTP exchange with the broker over loopback: everything until it closes.
     private func exchange(port: Int, _ request: String) throws -> String {
-        let fd = TestSocket.makeTCP()
-        guard fd >= 0 else { throw POSIXError(.EIO) }
-        defer { close(fd) }
-        var seconds = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &seconds, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-        _ = Array(request.utf8).withUnsafeBytes { TestSocket.send(fd, $0.baseAddress, $0.count) }
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { break }
-            received += buffer[0..<count]
-        }
-        return String(decoding: received, as: UTF8.self)
+        String(decoding: try TestSocket.exchange(port: port, Array(request.utf8)), as: UTF8.self)
     }
 }

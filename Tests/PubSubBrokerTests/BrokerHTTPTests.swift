@@ -101,28 +101,7 @@ final class BrokerHTTPTests: XCTestCase {
 
     /// One HTTP exchange over a fresh loopback connection: everything until the broker closes.
     private func httpExchange(port: Int, _ request: String) throws -> (status: Int, text: String, body: String) {
-        let fd = TestSocket.makeTCP()
-        guard fd >= 0 else { throw POSIXError(.EIO) }
-        defer { close(fd) }
-        var seconds = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &seconds, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-        let bytes = Array(request.utf8)
-        _ = bytes.withUnsafeBytes { TestSocket.send(fd, $0.baseAddress, $0.count) }
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { break }
-            received += buffer[0..<count]
-        }
+        let received = try TestSocket.exchange(port: port, Array(request.utf8))
         let text = String(decoding: received, as: UTF8.self)
         let status = text.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) } ?? 0
         let body = text.range(of: "\r\n\r\n").map { String(text[$0.upperBound...]) } ?? ""

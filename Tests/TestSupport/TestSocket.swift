@@ -57,4 +57,53 @@ public enum TestSocket {
         return Darwin.send(fd, buffer, count, 0)
         #endif
     }
+
+    /// A socket call of a test peer that failed, with its `errno`.
+    public struct Failure: Error, CustomStringConvertible {
+        public let operation: String
+        public let code: Int32
+        public var description: String { "\(operation) failed: \(String(cString: strerror(code)))" }
+    }
+
+    /// A blocking TCP connection to `127.0.0.1:port` whose reads give up after
+    /// `receiveTimeout` seconds.
+    public static func connectLoopback(port: Int, receiveTimeout: Int = 10) throws(Failure) -> Int32 {
+        let fd = makeTCP()
+        guard fd >= 0 else { throw Failure(operation: "socket", code: errno) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            let code = errno
+            close(fd)
+            throw Failure(operation: "connect", code: code)
+        }
+        var seconds = timeval(tv_sec: receiveTimeout, tv_usec: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &seconds, socklen_t(MemoryLayout<timeval>.size))
+        return fd
+    }
+
+    /// Sends `bytes` over a new loopback connection to `port` and returns what comes back:
+    /// everything until the peer closes (or the receive timeout ends a read), or until `enough`
+    /// says so of what has arrived.
+    public static func exchange(
+        port: Int, _ bytes: [UInt8], receiveTimeout: Int = 10, until enough: ([UInt8]) -> Bool = { _ in false }
+    ) throws(Failure) -> [UInt8] {
+        let fd = try connectLoopback(port: port, receiveTimeout: receiveTimeout)
+        defer { close(fd) }
+        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count) }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { break }
+            received += buffer[0..<count]
+            if enough(received) { break }
+        }
+        return received
+    }
 }

@@ -46,23 +46,10 @@ final class RawWebSocketClient {
 
     /// Connects to `127.0.0.1:port` and performs the opening handshake for `path`.
     init(port: Int, path: String = "/socketcluster/", timeout: TimeInterval = 10) throws {
-        fd = TestSocket.makeTCP()
-        guard fd >= 0 else { throw Failure.system("socket", errno) }
-        var seconds = timeval(tv_sec: Int(timeout), tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &seconds, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            let code = errno
-            closeSocket(fd)
-            throw Failure.system("connect", code)
+        do {
+            fd = try TestSocket.connectLoopback(port: port, receiveTimeout: Int(timeout))
+        } catch {
+            throw Failure.system(error.operation, error.code)
         }
         let request =
             "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\n"

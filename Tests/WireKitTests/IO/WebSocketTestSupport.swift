@@ -30,19 +30,7 @@ func loopbackListener(backlog: Int32 = 4) throws -> (fd: Int32, port: Int) {
 
 /// A blocking loopback client socket with a receive timeout (seconds).
 func connectBlocking(port: Int, timeout: Int = 5) throws -> Int32 {
-    let fd = TestSocket.makeTCP()
-    guard fd >= 0 else { throw TransportError.system(operation: "socket", errno: errno) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = UInt16(port).bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let rc = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { TestSocket.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard rc == 0 else { TestSocket.close(fd); throw TransportError.system(operation: "connect", errno: errno) }
-    var tv = timeval(tv_sec: timeout, tv_usec: 0)
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-    return fd
+    try TestSocket.connectLoopback(port: port, receiveTimeout: timeout)
 }
 
 /// Sends `request` (and `extra` bytes) over a plain TCP connection and returns what comes back:
@@ -53,19 +41,9 @@ func rawExchange(port: Int, request: String, extra: [UInt8] = [], untilClosed: B
 
 /// `rawExchange`, returning the raw bytes.
 func rawExchangeBytes(port: Int, request: String, extra: [UInt8] = [], untilClosed: Bool = true) throws -> [UInt8] {
-    let fd = try connectBlocking(port: port)
-    defer { TestSocket.close(fd) }
-    let bytes = Array(request.utf8) + extra
-    _ = bytes.withUnsafeBytes { TestSocket.send(fd, $0.baseAddress, $0.count) }
-    var received: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        if n <= 0 { break }
-        received.append(contentsOf: buffer[0..<n])
-        if !untilClosed, String(decoding: received, as: UTF8.self).contains("\r\n\r\n") { break }
+    try TestSocket.exchange(port: port, Array(request.utf8) + extra, receiveTimeout: 5) { received in
+        !untilClosed && String(decoding: received, as: UTF8.self).contains("\r\n\r\n")
     }
-    return received
 }
 
 /// A WebSocket server peer that answers the upgrade and then stops reading until told to,
