@@ -30,6 +30,7 @@ line above) with a comment containing `apple-runtime-check: guarded` and the che
     Scripts/apple-runtime-check.py AST_DIR SOURCES_TSV   exit 1 and one line per finding
 """
 import glob
+import itertools
 import os
 import re
 import sys
@@ -169,22 +170,27 @@ class Dumps:
             with open(path, encoding="utf-8", errors="replace") as dump:
                 yield from dump
 
-    def flagged_aliases(self, pattern):
-        """Qualified and simple names of typealiases whose type matches `pattern` (transitively)."""
-        aliases = {}
+    def aliases(self):
+        """{qualified typealias name: its underlying type} over every dump."""
+        found = {}
         for line in self.lines():
             if line.lstrip().startswith("(typealias "):
                 qualified = re.search(r'interface_type="([^"]*)\.Type"', line)
                 underlying = TYPE_ATTR.findall(line)
                 if qualified and underlying:
-                    aliases[qualified.group(1)] = underlying[-1]
-        flagged = {name for name, text in aliases.items() if pattern.search(text)}
-        while True:
-            more = {name for name, text in aliases.items() if name not in flagged
-                    and any(mentions(text, alias) for alias in flagged)}
-            if not more:
-                return flagged
-            flagged |= more
+                    found[qualified.group(1)] = underlying[-1]
+        return found
+
+
+def flagged_aliases(aliases, pattern):
+    """The typealiases whose type matches `pattern`, directly or through another such alias."""
+    flagged = {name for name, text in aliases.items() if pattern.search(text)}
+    while True:
+        more = {name for name, text in aliases.items() if name not in flagged
+                and any(mentions(text, alias) for alias in flagged)}
+        if not more:
+            return flagged
+        flagged |= more
 
 
 def mentions(text, alias):
@@ -239,18 +245,19 @@ def main():
             return
         findings[(original, int(number), rule)] = message
 
+    aliases = dumps.aliases()
     rules = [
-        ("typed-throws-value", TYPED_THROWS, dumps.flagged_aliases(TYPED_THROWS),
+        ("typed-throws-value", TYPED_THROWS, flagged_aliases(aliases, TYPED_THROWS),
          "runtime support for typed throws function types used as values (generic arguments, "
          "metatypes, existentials) is only in the Swift 6.0 runtime: " + spelled(SWIFT_6_0)),
-        ("isolated-any-value", ISOLATED_ANY, dumps.flagged_aliases(ISOLATED_ANY),
+        ("isolated-any-value", ISOLATED_ANY, flagged_aliases(aliases, ISOLATED_ANY),
          "runtime support for @isolated(any) function types used as values is only in the Swift 6.0 "
          "runtime: " + spelled(SWIFT_6_0)),
     ]
     table = interface_availability(targets)
     location = None
     previous = None
-    for line in list(dumps.lines()) + [None]:
+    for line in itertools.chain(dumps.lines(), [None]):
         if previous is not None:
             here = LOCATION.search(previous) or RANGE.search(previous)
             if here:

@@ -85,13 +85,30 @@ class Process:
 class RemoteConnection:
     """A browser's remote-control WebSocket: answers are matched to calls by id."""
 
+    async def _open(self, url):
+        self.ws = await connect(url, max_size=None, ping_interval=None)
+        self.next_id, self.waiting = 0, {}
+        self.dispatcher = asyncio.create_task(self._dispatch())
+
     async def _dispatch(self):
         try:
-            await self._dispatch_messages()
+            async for text in self.ws:
+                message = json.loads(text)
+                future = self.waiting.pop(message.get("id"), None)
+                if future is not None and not future.done():
+                    future.set_result(message)
         except Exception as error:  # the browser went away: every call still waiting fails
             for future in self.waiting.values():
                 if not future.done():
                     future.set_exception(Failure("the browser's remote connection ended: %s" % error))
+
+    async def _exchange(self, method, params, timeout, **extra):
+        """Sends one command and returns its answer (the protocol's own error check is the caller's)."""
+        self.next_id += 1
+        future = asyncio.get_running_loop().create_future()
+        self.waiting[self.next_id] = future
+        await self.ws.send(json.dumps({"id": self.next_id, "method": method, "params": params or {}, **extra}))
+        return await asyncio.wait_for(future, timeout)
 
 
 class Browser(RemoteConnection):
@@ -117,28 +134,12 @@ class Browser(RemoteConnection):
                 raise Failure("the browser did not open its DevTools port; its output:\n" + self.process.output[-3000:])
             await asyncio.sleep(0.1)
         port, path = open(port_file).read().split("\n")[:2]
-        self.ws = await connect("ws://127.0.0.1:%s%s" % (port, path), max_size=None, ping_interval=None)
-        self.next_id, self.waiting = 0, {}
-        self.dispatcher = asyncio.create_task(self._dispatch())
+        await self._open("ws://127.0.0.1:%s%s" % (port, path))
         self.version = (await self.call("Browser.getVersion"))["product"]
         return self
 
-    async def _dispatch_messages(self):
-        async for text in self.ws:
-            message = json.loads(text)
-            future = self.waiting.pop(message.get("id"), None)
-            if future is not None and not future.done():
-                future.set_result(message)
-
     async def call(self, method, params=None, session=None, timeout=30):
-        self.next_id += 1
-        message = {"id": self.next_id, "method": method, "params": params or {}}
-        if session:
-            message["sessionId"] = session
-        future = asyncio.get_running_loop().create_future()
-        self.waiting[self.next_id] = future
-        await self.ws.send(json.dumps(message))
-        answer = await asyncio.wait_for(future, timeout)
+        answer = await self._exchange(method, params, timeout, **({"sessionId": session} if session else {}))
         if "error" in answer:
             raise Failure("%s failed: %s" % (method, answer["error"]))
         return answer["result"]
@@ -231,26 +232,13 @@ class Firefox(RemoteConnection):
             self.executable, "--headless", "--no-remote", "--profile", self.profile,
             "--remote-debugging-port", str(port), "about:blank"]).start()
         await self.process.wait_for("WebDriver BiDi listening on ws://", timeout=60)
-        self.ws = await connect("ws://127.0.0.1:%d/session" % port, max_size=None, ping_interval=None)
-        self.next_id, self.waiting = 0, {}
-        self.dispatcher = asyncio.create_task(self._dispatch())
+        await self._open("ws://127.0.0.1:%d/session" % port)
         capabilities = (await self.call("session.new", {"capabilities": {}}))["capabilities"]
         self.version = "%s %s" % (capabilities.get("browserName", "firefox"), capabilities.get("browserVersion", "?"))
         return self
 
-    async def _dispatch_messages(self):
-        async for text in self.ws:
-            message = json.loads(text)
-            future = self.waiting.pop(message.get("id"), None)
-            if future is not None and not future.done():
-                future.set_result(message)
-
     async def call(self, method, params=None, timeout=30):
-        self.next_id += 1
-        future = asyncio.get_running_loop().create_future()
-        self.waiting[self.next_id] = future
-        await self.ws.send(json.dumps({"id": self.next_id, "method": method, "params": params or {}}))
-        answer = await asyncio.wait_for(future, timeout)
+        answer = await self._exchange(method, params, timeout)
         if answer.get("type") == "error":
             raise Failure("%s failed: %s %s" % (method, answer.get("error"), answer.get("message")))
         return answer["result"]
