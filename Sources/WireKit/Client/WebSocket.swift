@@ -72,6 +72,21 @@ public final class WebSocket: Sendable {
     /// closes. One consumer.
     public var messages: AsyncStream<WebSocketMessage> { connection.messages }
 
+    /// An executor that runs tasks on this socket's own queue, where it is read.
+    ///
+    /// A task that prefers it — `withTaskExecutorPreference(socket.executor) { ... }` or
+    /// `Task(executorPreference: socket.executor) { ... }` — resumes from `messages` on the thread
+    /// that read the message, in the same turn, and its `send` queues the message at once, to leave
+    /// with that turn's write: no hand-off to Swift concurrency's global executor and back per
+    /// message. Use it for request/response loops and consumers that talk mostly to this socket.
+    ///
+    /// The task's code then runs on the socket's queue, which by default is shared with other
+    /// sockets of the process (one queue per core): while it runs, those sockets are not read.
+    /// Keep such tasks short between suspensions. Code isolated to an actor (the main actor, for
+    /// example) still runs on that actor.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, *)
+    public var executor: any TaskExecutor { connection.executor }
+
     // MARK: Callbacks
 
     /// Called when the opening handshake succeeded.

@@ -71,6 +71,11 @@ final class WebSocketConnection: @unchecked Sendable {
     /// The batch `enqueue` adds to; nil once its queue block took it or another operation
     /// was queued after it.
     private var openBatch: WriteBatch?
+    /// The `QueueTaskExecutor` of `WebSocket.executor`, made on first use (an `AnyObject`: the
+    /// type needs Swift 6's runtime on Apple platforms). Guarded by `lock`.
+    private var executorObject: AnyObject?
+    /// Its `TaskJobInbox` once the driver runs the inbox's jobs after each read. On the queue.
+    private var hookedInbox: AnyObject?
 
     private enum SendState { case notOpen, open, closed }
 
@@ -281,6 +286,25 @@ final class WebSocketConnection: @unchecked Sendable {
 
     // MARK: async/await
 
+    /// The executor that runs tasks on this connection's queue (`WebSocket.executor`).
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, *)
+    var executor: QueueTaskExecutor {
+        lock.withLock {
+            if let executorObject { return unsafeDowncast(executorObject, to: QueueTaskExecutor.self) }
+            let executor = QueueTaskExecutor(queue: queue)
+            let inbox = TaskJobInbox(queueKey: Self.queueKey, owner: ObjectIdentifier(self))
+            executor.adopter = inbox
+            executorObject = executor
+            // The driver runs the inbox's jobs after each read's messages; until this block ran,
+            // nothing is collected (`hookedInbox` is nil), so no job waits for a hook not yet set.
+            queue.async { [self] in
+                driver?.onEventsDelivered = { inbox.runJobs(on: executor) }
+                hookedInbox = inbox
+            }
+            return executor
+        }
+    }
+
     var closed: WebSocketCloseInfo {
         get async {
             await withCheckedContinuation { continuation in
@@ -307,12 +331,18 @@ final class WebSocketConnection: @unchecked Sendable {
 
     /// Runs `body` on the machine, then waits while more than the high-water mark is buffered.
     func send(_ body: @escaping @Sendable (inout WebSocketStateMachine) throws(WebSocketError) -> Void) async throws(WebSocketError) {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, WebSocketError>, Never>) in
-            later { [self] in
-                continuation.resume(returning: perform { machine, _ throws(WebSocketError) in try body(&machine) })
+        if isOnQueue {
+            // A task on this connection's executor: no hop to the queue it is already on; like
+            // `write`, the message is queued at once.
+            try perform { machine, _ throws(WebSocketError) in try body(&machine) }.get()
+        } else {
+            let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, WebSocketError>, Never>) in
+                later { [self] in
+                    continuation.resume(returning: perform { machine, _ throws(WebSocketError) in try body(&machine) })
+                }
             }
+            try result.get()
         }
-        try result.get()
         guard bufferedAmount > highWaterMark else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             later { [self] in
@@ -501,6 +531,9 @@ final class WebSocketConnection: @unchecked Sendable {
     }
 
     private func handle(_ event: WebSocketEvent) {
+        if let hookedInbox, #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) {
+            unsafeDowncast(hookedInbox, to: TaskJobInbox.self).collecting = true
+        }
         switch event {
         case .opened(let info):
             lock.withLock {

@@ -53,6 +53,11 @@ package final class WebSocketConnectionDriver: @unchecked Sendable {
     /// Called on `queue` at the end of every pump (after the output was written), once per
     /// batch of events rather than once per event.
     var onPumpFinished: () -> Void = {}
+    /// Called on `queue` inside a pump once the events it read were all delivered, before their
+    /// output is written: what is sent from here joins the same write. Once per batch of events.
+    package var onEventsDelivered: () -> Void = {}
+    /// Whether a pump is delivering events (`onEvent`, then `onEventsDelivered`) right now.
+    package private(set) var isDeliveringEvents = false
 
     init(
         machine: WebSocketStateMachine, transport: any Transport, queue: DispatchQueue, writeLimit: Int = .max,
@@ -202,6 +207,8 @@ package final class WebSocketConnectionDriver: @unchecked Sendable {
         repeat {
             pumpAgain = false
             // Events first: what the user sends in reaction joins the same write.
+            var delivered = false
+            isDeliveringEvents = true
             while let event = machine.nextEvent() {
                 switch event {
                 case .opened(let info): log.opened(info)
@@ -209,7 +216,10 @@ package final class WebSocketConnectionDriver: @unchecked Sendable {
                 default: break
                 }
                 onEvent(event)
+                delivered = true
             }
+            if delivered { onEventsDelivered() }
+            isDeliveringEvents = false
             flushOutput()
         } while pumpAgain
         if machine.wantsTransportClosed, !transportCloseRequested {

@@ -9,10 +9,10 @@ import Darwin
 /// libFoundation (several MB of resident memory).
 ///
 /// `@unchecked Sendable`: it is the synchronization primitive itself.
-final class WireKitLock: @unchecked Sendable {
+package final class WireKitLock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    init() {
+    package init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -24,12 +24,12 @@ final class WireKitLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func lock() { pthread_mutex_lock(mutex) }
+    package func lock() { pthread_mutex_lock(mutex) }
 
-    func unlock() { pthread_mutex_unlock(mutex) }
+    package func unlock() { pthread_mutex_unlock(mutex) }
 
     /// Runs `body` with the lock held.
-    func withLock<R>(_ body: () throws -> R) rethrows -> R {
+    package func withLock<R>(_ body: () throws -> R) rethrows -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
