@@ -257,24 +257,26 @@ public final class PubSubClient: Sendable {
         let box = CallCancellation()
         let driver = self.driver
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
+            try await withUnsafeThrowingContinuation { continuation in
                 driver.submitCall(
                     { session, now in
                         let id = start(&session, now)
-                        if box.started(id) { session.cancel(id, now: now) }
+                        box.id = id
+                        if box.isCancelled { session.cancel(id, now: now) }
                         return id
                     }, completion: { result in continuation.resume(with: result.mapError { $0 as any Error }) })
             }
         } onCancel: {
-            if let id = box.cancel() {
-                driver.queue.async { driver.run { session, now in session.cancel(id, now: now) } }
+            driver.queue.async {
+                box.isCancelled = true
+                if let id = box.id { driver.run { session, now in session.cancel(id, now: now) } }
             }
         }
     }
 
-    /// A stream fed by a router registration. With `.unbounded`, the items waiting unread are
-    /// counted and the driver pauses reading while more than the high-water mark wait; with a
-    /// dropping policy, the drops are counted.
+    /// A stream fed by a router registration. With `.unbounded`, a `StreamBuffer` counts the
+    /// items waiting unread and the driver pauses reading while more than the high-water mark
+    /// wait; with a dropping policy, an `AsyncStream` buffers and the drops are counted.
     private func flowControlledStream<T>(
         _ policy: AsyncStream<T>.Continuation.BufferingPolicy,
         onDrop: (@Sendable (Int) -> Void)?,
@@ -282,20 +284,22 @@ public final class PubSubClient: Sendable {
     ) -> AsyncStream<T> {
         guard case .unbounded = policy else {
             let (stream, continuation) = AsyncStream<T>.makeStream(bufferingPolicy: policy)
-            let sink = FlowControlledSink(continuation, backlog: nil, drops: StreamDropCounter(total: drops, onDrop: onDrop))
+            let sink = FlowControlledSink(continuation, drops: StreamDropCounter(total: drops, onDrop: onDrop))
             let token = driver.register { router in register(router, sink) }
             // Weak: a stream kept after the client is gone must not keep its driver.
             continuation.onTermination = { [weak driver] _ in driver?.unregister(token) }
             return stream
         }
-        let (inner, continuation) = AsyncStream<T>.makeStream()
-        let backlog = StreamBacklog(driver: driver)
-        let sink = FlowControlledSink(continuation, backlog: backlog, drops: nil)
-        let token = driver.register { router in register(router, sink) }
-        backlog.token = token
-        continuation.onTermination = { [weak driver] _ in driver?.unregister(token) }
-        let reader = BacklogReader(inner, backlog: backlog)
-        return AsyncStream(unfolding: { await reader.next() })
+        let buffer = StreamBuffer<T>(driver: driver)
+        let sink = FlowControlledSink(buffer)
+        // The token is set on the queue, before the registration can yield anything.
+        _ = driver.register { router in
+            let token = register(router, sink)
+            buffer.token = token
+            return token
+        }
+        let reader = StreamBufferReader(buffer)
+        return AsyncStream(unfolding: { await reader.next() }, onCancel: { reader.buffer.cancel() })
     }
 
     static func encode(_ value: some Encodable) throws(PubSubError) -> JSONValue {
@@ -316,28 +320,12 @@ private final class ConnectWaiter: @unchecked Sendable {
     }
 }
 
-/// Meets a call's start and its task's cancellation, whichever comes first.
-/// `@unchecked Sendable`: guarded by `lock`.
+/// Meets a call's start and its task's cancellation, whichever comes first. `@unchecked
+/// Sendable`: both fields are only touched on the driver's queue (the call starts there, and the
+/// cancellation handler goes there), so no lock is needed.
 private final class CallCancellation: @unchecked Sendable {
-    private let lock = NSLock()
-    private var id: CallID?
-    private var isCancelled = false
-
-    /// Records the call; returns true if the task was already cancelled.
-    func started(_ id: CallID) -> Bool {
-        lock.withLock {
-            self.id = id
-            return isCancelled
-        }
-    }
-
-    /// Marks the task cancelled; returns the call to cancel if it already started.
-    func cancel() -> CallID? {
-        lock.withLock {
-            isCancelled = true
-            return id
-        }
-    }
+    var id: CallID?
+    var isCancelled = false
 }
 
 /// The flow control of the client's streams (`channel`, `receiver`, `procedure`, `events`) with
@@ -349,8 +337,8 @@ public enum StreamFlowControl {
     public static let lowWaterMark = 64
 }
 
-/// Counts a flow-controlled stream's unread items (or the callbacks waiting for the main queue)
-/// and tells the driver when it falls behind or catches up. `@unchecked Sendable`: `unread` and `backlogged` are guarded by `lock`; `token` is
+/// Counts the callbacks waiting for the main queue (`SessionDriver`'s deliveries there) and tells
+/// the driver when they fall behind or catch up, as `StreamBuffer` does for a stream. `@unchecked Sendable`: `unread` and `backlogged` are guarded by `lock`; `token` is
 /// set once before the first item.
 final class StreamBacklog: @unchecked Sendable {
     private let lock = NSLock()
@@ -388,44 +376,32 @@ final class StreamBacklog: @unchecked Sendable {
     }
 }
 
-/// Where the router yields a stream's items: counted unread when flow-controlled, counted
-/// dropped under a dropping policy.
+/// Where the router yields a stream's items: a `StreamBuffer` (flow-controlled), or an
+/// `AsyncStream` under a dropping policy, whose drops are counted.
 final class FlowControlledSink<T: Sendable>: Sendable {
-    private let continuation: AsyncStream<T>.Continuation
-    private let backlog: StreamBacklog?
+    private let buffer: StreamBuffer<T>?
+    private let continuation: AsyncStream<T>.Continuation?
     private let drops: StreamDropCounter?
 
-    init(_ continuation: AsyncStream<T>.Continuation, backlog: StreamBacklog?, drops: StreamDropCounter?) {
+    init(_ buffer: StreamBuffer<T>) {
+        self.buffer = buffer
+        continuation = nil
+        drops = nil
+    }
+
+    init(_ continuation: AsyncStream<T>.Continuation, drops: StreamDropCounter) {
+        buffer = nil
         self.continuation = continuation
-        self.backlog = backlog
         self.drops = drops
     }
 
     func yield(_ item: T) {
-        let result = continuation.yield(item)
-        if case .dropped = result { drops?.record() }
-        backlog?.added()
+        if let buffer { return buffer.yield(item) }
+        if case .dropped = continuation?.yield(item) { drops?.record() }
     }
 
     func finish() {
-        continuation.finish()
-    }
-}
-
-/// The one consumer's iterator of a flow-controlled stream's inner stream. `@unchecked Sendable`:
-/// `iterator` is used by the one consumer, one `next` at a time.
-final class BacklogReader<T: Sendable>: @unchecked Sendable {
-    private var iterator: AsyncStream<T>.AsyncIterator
-    private let backlog: StreamBacklog
-
-    init(_ stream: AsyncStream<T>, backlog: StreamBacklog) {
-        iterator = stream.makeAsyncIterator()
-        self.backlog = backlog
-    }
-
-    func next() async -> T? {
-        let item = await iterator.next()
-        if item != nil { backlog.taken() }
-        return item
+        buffer?.finish()
+        continuation?.finish()
     }
 }
