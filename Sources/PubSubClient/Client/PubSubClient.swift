@@ -39,6 +39,22 @@ public final class PubSubClient: Sendable {
     /// never drops.
     public var droppedStreamItems: Int { drops.value }
 
+    /// An executor that runs tasks on this client's own queue, where its socket is read.
+    ///
+    /// A task that prefers it — `withTaskExecutorPreference(client.executor) { ... }` or
+    /// `Task(executorPreference: client.executor) { ... }` — resumes from `invoke`, `publishAck`,
+    /// `subscribe` and `for await` over the client's streams on the thread that read the answer,
+    /// in the same turn, and what it sends then leaves in that turn's one write: no hand-off to
+    /// Swift concurrency's global executor and back for each call or stream element. Use it for
+    /// tasks that talk mostly to this client (a request loop, a channel consumer).
+    ///
+    /// The task's code then runs on the client's queue, which on Linux is shared with other
+    /// connections of the process (one queue per core): while it runs, those sockets are not
+    /// read. Keep such tasks short between suspensions; hand blocking or long work to other
+    /// tasks. Code isolated to an actor (the main actor, for example) still runs on that actor.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, *)
+    public var executor: any TaskExecutor { driver.executor }
+
     // MARK: Connection
 
     /// Connects and waits for the handshake. Returns at once if already open. If the attempt

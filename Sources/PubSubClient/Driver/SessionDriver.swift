@@ -15,7 +15,7 @@ import WireKit
 /// the socket as a stream's backlog does.
 ///
 /// `@unchecked Sendable`: every mutable property is only touched on `queue`.
-final class SessionDriver: @unchecked Sendable {
+final class SessionDriver: QueueTaskJobAdopter, @unchecked Sendable {
     typealias Completion = @Sendable (Result<JSONValue?, PubSubError>) -> Void
     /// Resumes a `connect` with the session's `completeConnect`.
     typealias ConnectCompletion = @Sendable (Result<HandshakeInfo, PubSubError>) -> Void
@@ -64,6 +64,15 @@ final class SessionDriver: @unchecked Sendable {
     /// `SessionConfiguration.logSink`; `sessionLog` is fed only when it is on.
     private let logSink: LogSink
     private var sessionLog: SessionLog
+    /// The `QueueTaskExecutor` of `PubSubClient.executor` (an `AnyObject` here: the type needs
+    /// Swift 6's runtime on Apple platforms); nil where that runtime is missing.
+    private let executorObject: AnyObject?
+    /// Jobs of tasks preferring the executor, resumed during the current step (`adopt`): the step
+    /// runs them after its actions, then sends what they sent with its own messages.
+    private var adoptedJobs: [UnownedJob] = []
+    /// A read's messages are being delivered (by a transport that reports `endOfRead`): adopted
+    /// jobs wait for its end, so the tasks resume once per read, not once per message.
+    private var readInProgress = false
 
     /// `callbackQueue`: where the face's callbacks run (nil: inline on the session queue). A
     /// serial queue other than the main queue becomes the session queue's target, so the
@@ -89,6 +98,11 @@ final class SessionDriver: @unchecked Sendable {
             targetQueue = nil
             self.callbackQueue = callbackQueue
         }
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) {
+            executorObject = QueueTaskExecutor(queue: queue)
+        } else {
+            executorObject = nil
+        }
         self.tokenStore = tokenStore
         self.transportFactory = transportFactory
         frameObserver = configuration.frameObserver
@@ -109,6 +123,7 @@ final class SessionDriver: @unchecked Sendable {
             backlog.token = Self.deliveryBacklogToken
             deliveryBacklog = backlog
         }
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) { executor.adopter = self }
         if let loadError { queue.async { self.broadcast(.error(loadError)) } }
         #if canImport(Network)
         if configuration.reconnectWhenNetworkReturns {
@@ -140,7 +155,7 @@ final class SessionDriver: @unchecked Sendable {
     }
 
     /// Whether the caller may touch the session now: on `queue`, or on the queue it targets.
-    private var isOnQueue: Bool { DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) }
+    var isOnQueue: Bool { DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) }
 
     /// Whether `deliver` runs callbacks at once (the session queue targets the callback queue).
     var deliversInline: Bool { callbackQueue == nil }
@@ -289,6 +304,7 @@ final class SessionDriver: @unchecked Sendable {
         if executing { return }
         executing = true
         while let action = session.nextAction() { perform(action) }
+        if !adoptedJobs.isEmpty, !readInProgress { runAdoptedJobs() }
         executing = false
         if !flush, unflushed != nil {
             if !flushScheduled {
@@ -313,6 +329,41 @@ final class SessionDriver: @unchecked Sendable {
             }
         }
         rearmTimer()
+    }
+
+    /// The executor of `PubSubClient.executor`: tasks preferring it run on `queue`, and those
+    /// resumed during a step are adopted by it (`adopt`).
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, *)
+    var executor: QueueTaskExecutor {
+        // Set in `init` whenever this availability holds.
+        unsafeDowncast(executorObject!, to: QueueTaskExecutor.self)
+    }
+
+    /// Takes a job of a task preferring the executor when a step is running on this thread: the
+    /// step runs it (`runAdoptedJobs`) once its actions are done, and once the read under way was
+    /// all delivered; what the job sends joins the step's write. False elsewhere.
+    func adopt(_ job: UnownedJob) -> Bool {
+        guard isOnQueue, executing else { return false }
+        adoptedJobs.append(job)
+        return true
+    }
+
+    /// Runs the jobs adopted so far, then the actions they made (their calls folded into this
+    /// step). Jobs adopted meanwhile (a task that yields, a call that failed at once) get a block
+    /// of their own, so a task that keeps resuming itself cannot hold the step.
+    private func runAdoptedJobs() {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) else { return }
+        let jobs = adoptedJobs
+        adoptedJobs.removeAll(keepingCapacity: true)
+        executor.run(jobs)
+        while let action = session.nextAction() { perform(action) }
+        guard !adoptedJobs.isEmpty else { return }
+        let later = adoptedJobs
+        adoptedJobs.removeAll(keepingCapacity: true)
+        queue.async { [self] in
+            adoptedJobs.append(contentsOf: later)
+            execute()
+        }
     }
 
     private func perform(_ action: SessionAction) {
@@ -408,8 +459,14 @@ final class SessionDriver: @unchecked Sendable {
     }
 
     private func transportEvent(_ event: SessionTransportEvent, from id: TransportID) {
+        if case .endOfRead = event {
+            readInProgress = false
+            return execute()
+        }
         let now = self.now
+        if !readInProgress, transports[id]?.reportsEndOfReads == true { readInProgress = true }
         switch event {
+        case .endOfRead: break
         case .opened: session.transportOpened(id, now: now)
         case .text(let text):
             if id == currentTransport { frameObserver?(.received, text) }

@@ -9,6 +9,9 @@ enum SessionTransportEvent: Sendable {
     /// Closed, or failed to open (1006 when no close frame was received); `error` says why the
     /// transport failed, when it did.
     case closed(code: UInt16, reason: String, error: TransportFailure? = nil)
+    /// The messages of one read were all delivered (sent by transports whose
+    /// `reportsEndOfReads` is true, after the last message of each read, even once closed).
+    case endOfRead
 }
 
 /// One WebSocket connection as the driver needs it. Implementations deliver their events on
@@ -30,10 +33,14 @@ protocol SessionTransport: AnyObject, Sendable {
     /// Waits until the connection is over (closing handshake done or timed out) and returns
     /// how it ended; nil when the transport cannot tell.
     func closed() async -> WebSocketCloseInfo?
+    /// Whether an `endOfRead` event follows the messages of each read. The driver then resumes
+    /// the tasks on its executor once per read rather than once per message.
+    var reportsEndOfReads: Bool { get }
 }
 
 extension SessionTransport {
     func flush() {}
+    var reportsEndOfReads: Bool { false }
     /// Transports that cannot pause keep reading.
     func setReadingPaused(_ paused: Bool) {}
 }

@@ -59,6 +59,9 @@ final class WireKitTransport: SessionTransport, @unchecked Sendable {
     func start() {
         // Strong: the transport lives while its connection does; `closed` breaks the cycle.
         driver.onEvent = { [self] event in handle(event) }
+        // Kept after `close`: the read under way still ends, and the session driver waits for it.
+        let onEvent = self.onEvent
+        driver.onEventsDelivered = { onEvent?(.endOfRead) }
         driver.start()
     }
 
@@ -75,6 +78,8 @@ final class WireKitTransport: SessionTransport, @unchecked Sendable {
     func flush() {
         driver.flush()
     }
+
+    var reportsEndOfReads: Bool { true }
 
     func setReadingPaused(_ paused: Bool) {
         guard paused != readingPaused else { return }
