@@ -3,12 +3,14 @@
 // `--seconds` and prints one JSON line with the voluntary context switches of all the process's
 // threads over that time (getrusage), the wake-ups per minute and the thread count.
 //
-//   idlebench --url ws://127.0.0.1:8000/socketcluster/ [--seconds 60] [--face closure|async]
+//   idlebench --url ws://127.0.0.1:8000/socketcluster/ [--seconds 60] [--face closure|async|async-executor]
 //
 // `--face closure` (default) drives ScClient with callbacks on the main queue and no Swift
 // concurrency; `--face async` connects PubSubClient from a task and sleeps in one. On Linux the
 // second also counts libdispatch's worker-pool monitor, which Swift concurrency's thread pool
 // starts (a timer once a second for the life of the process); Apple platforms have no such timer.
+// `--face async-executor` connects PubSubClient from the main task preferring `client.executor`
+// and waits on main-queue timers: no job reaches the global executor, so no monitor is started.
 // Run the release build: `swift build -c release --product idlebench`.
 import Dispatch
 import Foundation
@@ -24,6 +26,7 @@ struct IdleOptions {
     var url = "ws://127.0.0.1:8000/socketcluster/"
     var seconds = 60.0
     var async = false
+    var onClientExecutor = false
 
     init(arguments: [String]) {
         var index = 0
@@ -42,10 +45,11 @@ struct IdleOptions {
                 switch value() {
                 case "closure": async = false
                 case "async": async = true
-                default: IdleOptions.fail("--face is closure or async")
+                case "async-executor": (async, onClientExecutor) = (true, true)
+                default: IdleOptions.fail("--face is closure, async or async-executor")
                 }
             case "-h", "--help":
-                print("usage: idlebench --url URL [--seconds 60] [--face closure|async]")
+                print("usage: idlebench --url URL [--seconds 60] [--face closure|async|async-executor]")
                 exit(0)
             default: IdleOptions.fail("unknown argument \(arguments[index])")
             }
@@ -85,7 +89,28 @@ func report(face: String, seconds: Double, switches: Int) -> Never {
 
 let options = IdleOptions(arguments: Array(CommandLine.arguments.dropFirst()))
 
-if options.async {
+/// Waits `seconds` on a main-queue timer (no Swift concurrency timer, which would run on the
+/// global executor).
+@MainActor func pause(seconds: Double) async {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.main.asyncAfter(deadline: .now() + seconds) { continuation.resume() }
+    }
+}
+
+if options.onClientExecutor {
+    guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) else { IdleOptions.fail("async-executor needs macOS 15") }
+    let client: PubSubClient
+    do { client = try PubSubClient(url: options.url) } catch { IdleOptions.fail("\(error)") }
+    // apple-runtime-check: guarded
+    await withTaskExecutorPreference(client.executor) {
+        do { _ = try await client.connect() } catch { IdleOptions.fail("connect: \(error)") }
+        await pause(seconds: 1)
+        let before = voluntarySwitches()
+        await pause(seconds: options.seconds)
+        guard client.state == .open else { IdleOptions.fail("the connection did not stay open") }
+        report(face: "async-executor", seconds: options.seconds, switches: voluntarySwitches() - before)
+    }
+} else if options.async {
     let client: PubSubClient
     do { client = try PubSubClient(url: options.url) } catch { IdleOptions.fail("\(error)") }
     do { _ = try await client.connect() } catch { IdleOptions.fail("connect: \(error)") }

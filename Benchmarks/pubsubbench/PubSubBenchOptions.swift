@@ -2,7 +2,7 @@ import BenchSupport
 
 /// The command line of `pubsubbench`, in the style of the WebSocket benchmark contract:
 /// `--url URL --mode MODE [--count N] [--size BYTES] [--window W] [--subscribers S]
-/// [--connections C] [--api closures|async]`, or `--embedded-broker` instead of `--url`, or
+/// [--connections C] [--api closures|async|async-executor]`, or `--embedded-broker` instead of `--url`, or
 /// `--serve-broker PORT` to run only the broker; `--mode flooded-app` takes `[--seconds S]
 /// [--handle-ms MS]` (`--help` is answered before parsing). Options in any order;
 /// unknown ones are rejected.
@@ -18,6 +18,11 @@ struct PubSubBenchOptions: Sendable {
         /// One connection subscribed to a channel publishes to it with acknowledgement (`window`
         /// in flight) and receives its own `count` publications through the channel.
         case publishOwn = "publish-own"
+        /// A publication flood through one channel: one connection subscribed to a channel
+        /// publishes to it without acknowledgement and reads its own `count` publications back,
+        /// `window` unread at most (the next half window is published each time half a window
+        /// came back), so the server keeps the client's channel consumer busy.
+        case channelFlood = "channel-flood"
         /// `connections` clients handshaken and subscribed.
         case connections
         /// The flooded app: `channel("flood")` read with the defaults, one publication
@@ -33,6 +38,9 @@ struct PubSubBenchOptions: Sendable {
         case closures
         /// `PubSubClient`, async/await (`invoke`, `publishAck`, `channel()`).
         case async
+        /// `PubSubClient` with the run's tasks preferring the client's executor
+        /// (`withTaskExecutorPreference(client.executor)`).
+        case asyncExecutor = "async-executor"
     }
 
     var url = ""
@@ -62,7 +70,7 @@ struct PubSubBenchOptions: Sendable {
     static let usage = """
         usage: pubsubbench (--url ws://HOST:PORT/socketcluster/ | --embedded-broker) \
         --mode invoke-rtt|invoke-pipeline|publish-own|publish-fanout|connections|flooded-app \
-        [--count N] [--size BYTES] [--window W] [--subscribers S] [--connections C] [--api closures|async] \
+        [--count N] [--size BYTES] [--window W] [--subscribers S] [--connections C] [--api closures|async|async-executor] \
         [--seconds S] [--handle-ms MS] [--codec json|min-bin]
                pubsubbench --serve-broker PORT [--codec json|min-bin]
                pubsubbench -h | --help
@@ -100,7 +108,7 @@ struct PubSubBenchOptions: Sendable {
         guard url.isEmpty || !embeddedBroker else { throw ArgumentReader.UsageError("--url and --embedded-broker exclude each other") }
         guard seenMode else { throw ArgumentReader.UsageError("--mode is required") }
         switch mode {
-        case .invokeRTT, .invokePipeline, .publishOwn, .publishFanout:
+        case .invokeRTT, .invokePipeline, .publishOwn, .channelFlood, .publishFanout:
             guard count > 0 else { throw ArgumentReader.UsageError("--count is required in \(mode.rawValue) mode") }
         case .connections:
             guard connections > 0 else { throw ArgumentReader.UsageError("--connections is required in connections mode") }
@@ -111,8 +119,8 @@ struct PubSubBenchOptions: Sendable {
         }
         if mode == .invokeRTT { window = 1 }
         if mode == .floodedApp { api = .async }
-        if api == .async, mode == .publishFanout || mode == .connections {
-            throw ArgumentReader.UsageError("--api async covers invoke-rtt, invoke-pipeline and publish-own")
+        if api != .closures, mode == .publishFanout || mode == .connections {
+            throw ArgumentReader.UsageError("--api \(api.rawValue) covers invoke-rtt, invoke-pipeline, publish-own and channel-flood")
         }
     }
 }

@@ -4,7 +4,8 @@ import PubSubClient
 /// The bytes one message of a run puts on the wire with the run's codec: the payloads of the
 /// WebSocket messages of its exchange (framing excluded), for message 0 with a two-digit cid.
 /// invoke modes: the invoke and its answer; publish-own: the publish invoke, the publication and
-/// the answer; publish-fanout: the publisher's transmit and one subscriber's publication.
+/// the answer; publish-fanout and channel-flood: the publisher's transmit and one subscriber's
+/// publication.
 enum WireBytes {
     static func perMessage(_ options: PubSubBenchOptions, channel: String) -> Int? {
         let codec = options.codec.codec
@@ -18,7 +19,7 @@ enum WireBytes {
             return size(.invoke(event: "#publish", data: publication, cid: 10), .client)
                 + size(.transmit(event: "#publish", data: publication), .server)
                 + size(.response(rid: 10, result: .success(nil)), .server)
-        case .publishFanout:
+        case .publishFanout, .channelFlood:
             return size(.transmit(event: "#publish", data: publication), .client) + size(.transmit(event: "#publish", data: publication), .server)
         case .connections, .floodedApp:
             return nil

@@ -1,6 +1,6 @@
 // pubsubbench: a PubSubClient benchmark against any SocketCluster server (invoke-rtt,
-// invoke-pipeline, publish-own, publish-fanout, connections, flooded-app; with `--api async` the async face
-// instead of the closure one; every answer and publication verified; one JSON
+// invoke-pipeline, publish-own, channel-flood, publish-fanout, connections, flooded-app; with `--api async` the async face
+// instead of the closure one, `--api async-executor` with its tasks on the client's executor; every answer and publication verified; one JSON
 // line on stdout, as in the WebSocket benchmark contract). `--embedded-broker` runs against an
 // in-process PubSubBroker; `--serve-broker PORT` runs only that broker (with its `echo` procedure).
 // Run the release build: `swift build -c release --product pubsubbench`.
@@ -37,14 +37,19 @@ let report: BenchReport
 switch options.mode {
 case .invokeRTT, .invokePipeline:
     report =
-        options.api == .async
+        options.api != .closures
         ? await AsyncInvokeRun(options: options, url: url).run()
         : await InvokeRun(options: options, url: url).run()
 case .publishOwn:
     report =
-        options.api == .async
+        options.api != .closures
         ? await AsyncPublishOwnRun(options: options, url: url).run()
         : await PublishOwnRun(options: options, url: url).run()
+case .channelFlood:
+    report =
+        options.api != .closures
+        ? await AsyncChannelFloodRun(options: options, url: url).run()
+        : await ChannelFloodRun(options: options, url: url).run()
 case .publishFanout:
     report = await FanoutRun(options: options, url: url).run()
 case .connections:

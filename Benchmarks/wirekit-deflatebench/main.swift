@@ -68,6 +68,17 @@ func jsonText(_ size: Int, seed: Int) -> String {
     return String(text.utf8.prefix(size))!
 }
 
+/// `--client-executor`: the client's loop runs on `client.executor`.
+nonisolated(unsafe) var useClientExecutor = false
+
+/// Runs `body` preferring the client's executor with `--client-executor`, as it is otherwise.
+func onClientExecutor<T: Sendable>(_ client: WebSocket, _ body: () async throws -> T) async throws -> T {
+    guard useClientExecutor else { return try await body() }
+    guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) else { BenchReport.fail("--client-executor needs macOS 15") }
+    // apple-runtime-check: guarded
+    return try await withTaskExecutorPreference(client.executor, operation: body)
+}
+
 func run(size: Int, count: Int, deflate: Bool) async throws -> String {
     var serverOptions = WebSocketServerOptions()
     serverOptions.maxMessageSize = 64 << 20
@@ -87,33 +98,41 @@ func run(size: Int, count: Int, deflate: Bool) async throws -> String {
     guard (client.handshakeInfo?.perMessageDeflate != nil) == deflate else { throw CocoaError(.featureUnsupported) }
     // 64 different messages, cycled: context takeover sees similar, not identical, messages.
     let texts = (0..<64).map { jsonText(size, seed: $0) }
-    var iterator = client.messages.makeAsyncIterator()
-    // Warm-up, then the measured run, one message in flight (request/response).
-    for text in texts.prefix(10) { try await client.send(text: text); _ = await iterator.next() }
-    counter.reset()
-    let cpu0 = cpuSeconds(), t0 = BenchClock.now()
-    for index in 0..<count {
-        try await client.send(text: texts[index % texts.count])
-        guard case .text(let echoed)? = await iterator.next(), echoed.utf8.count == size else { fatalError("bad echo") }
+    let (seconds, cpu) = try await onClientExecutor(client) {
+        var iterator = client.messages.makeAsyncIterator()
+        // Warm-up, then the measured run, one message in flight (request/response).
+        for text in texts.prefix(10) { try await client.send(text: text); _ = await iterator.next() }
+        counter.reset()
+        let cpu0 = cpuSeconds(), t0 = BenchClock.now()
+        for index in 0..<count {
+            try await client.send(text: texts[index % texts.count])
+            guard case .text(let echoed)? = await iterator.next(), echoed.utf8.count == size else { fatalError("bad echo") }
+        }
+        return (Double(BenchClock.now() - t0) / 1e9, cpuSeconds() - cpu0)
     }
-    let seconds = Double(BenchClock.now() - t0) / 1e9, cpu = cpuSeconds() - cpu0
     let (written, read) = counter.total
     await client.close()
     await server.stop()
     return
-        #"{"bench":"deflate","size":\#(size),"deflate":\#(deflate),"count":\#(count),"msgs_per_s":\#(Int(Double(count) / seconds)),"payload_MB_per_s":\#(String(format: "%.1f", Double(count * size * 2) / seconds / 1e6)),"wire_bytes_per_msg_up":\#(written / count),"wire_bytes_per_msg_down":\#(read / count),"cpu_us_per_roundtrip":\#(String(format: "%.1f", cpu / Double(count) * 1e6))}"#
+        #"{"bench":"deflate","size":\#(size),"deflate":\#(deflate),"count":\#(count),"msgs_per_s":\#(Int(Double(count) / seconds)),"payload_MB_per_s":\#(String(format: "%.1f", Double(count * size * 2) / seconds / 1e6)),"wire_bytes_per_msg_up":\#(written / count),"wire_bytes_per_msg_down":\#(read / count),"cpu_us_per_roundtrip":\#(String(format: "%.1f", cpu / Double(count) * 1e6)),"client_executor":\#(useClientExecutor)}"#
 }
 
 let usage = """
-    usage: wirekit-deflatebench
+    usage: wirekit-deflatebench [--client-executor]
            wirekit-deflatebench -h | --help
     permessage-deflate off and on, WireKit client against a WireKit echo server in this process:
     4 KiB (5000 messages) and 1 MiB (100 messages) of JSON-like text; one JSON line per run on
     standard output (messages/s, payload MB/s, wire bytes per message each way, CPU per round trip).
+    --client-executor runs the client's loop on its socket's executor (`WebSocket.executor`).
     exit status: 0 done, 1 a run failed (the last line is {"ok":false,"error":...}), 2 usage error
     """
-CommandLineManners.options(usage: usage) { arguments throws(ArgumentReader.UsageError) in
-    if let unexpected = arguments.first { throw ArgumentReader.UsageError("unknown option '\(unexpected)'") }
+useClientExecutor = CommandLineManners.options(usage: usage) { arguments throws(ArgumentReader.UsageError) -> Bool in
+    var executor = false
+    for argument in arguments {
+        guard argument == "--client-executor" else { throw ArgumentReader.UsageError("unknown option '\(argument)'") }
+        executor = true
+    }
+    return executor
 }
 
 let done = DispatchSemaphore(value: 0)

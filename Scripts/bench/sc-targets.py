@@ -6,6 +6,7 @@ pipelined invoke and heap allocations per invoke. REPS interleaved repetitions; 
 ratios of medians. Prints one JSON line per run, then a Markdown table.
 
   sc-targets.py --bin RELEASE_BIN --servers DIR [--baseline-bin DIR] [--malloc-count SO] [--reps 3]
+                [--async-face]
 
 DIR holds sc_echo and ws_echo built from the shared bench's server/ folder (sc-targets.sh
 builds them). Every run records `oth_cpu`: cores busy outside the client and the server while
@@ -79,6 +80,7 @@ def main():
     ap.add_argument("--baseline-bin")
     ap.add_argument("--malloc-count")
     ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--async-face", action="store_true", help="also the async face's rows (default and client executor)")
     a = ap.parse_args()
 
     ws, ws_port = start_server([f"{a.servers}/ws_echo", "0"], "PORT ")
@@ -98,6 +100,21 @@ def main():
         ("invoke-pipeline W100 (closures)", [pb, "--url", sc_url, "--mode", "invoke-pipeline", "--count", "100000", "--window", "100"], sc),
         ("invoke-pipeline W100 (async)", [pb, "--url", sc_url, "--mode", "invoke-pipeline", "--count", "100000", "--window", "100", "--api", "async"], sc),
         ("publish-own W100 (closures)", [pb, "--url", sc_url, "--mode", "publish-own", "--count", "100000", "--window", "100"], sc),
+    ]
+    if a.async_face:
+        # The async face beside the closure face, with its tasks on the global executor (async)
+        # and on the client's executor (async-executor).
+        for api in ("async", "async-executor"):
+            jobs += [
+                (f"invoke-rtt ({api})", [pb, "--url", sc_url, "--mode", "invoke-rtt", "--count", "20000", "--api", api], sc),
+                (f"publish-own W100 ({api})", [pb, "--url", sc_url, "--mode", "publish-own", "--count", "100000", "--window", "100", "--api", api], sc),
+                (f"channel-flood W100 ({api})", [pb, "--url", sc_url, "--mode", "channel-flood", "--count", "200000", "--window", "100", "--api", api], sc),
+            ]
+        jobs += [
+            ("invoke-pipeline W100 (async-executor)", [pb, "--url", sc_url, "--mode", "invoke-pipeline", "--count", "100000", "--window", "100", "--api", "async-executor"], sc),
+            ("channel-flood W100 (closures)", [pb, "--url", sc_url, "--mode", "channel-flood", "--count", "200000", "--window", "100"], sc),
+        ]
+    jobs += [
         ("broker invoke-rtt", [pb, "--url", broker_url, "--mode", "invoke-rtt", "--count", "20000"], broker),
         ("broker invoke-pipeline W100", [pb, "--url", broker_url, "--mode", "invoke-pipeline", "--count", "50000", "--window", "100"], broker),
     ]
@@ -157,6 +174,12 @@ def main():
     p50 = med("invoke-rtt (closures)", "p50_us"); p99 = med("invoke-rtt (closures)", "p99_us")
     print(f"| invoke rtt p99 / p50 | {p99 / p50:.2f}× | ≤ 2× |")
     ratio("async face / closure face (pipeline W100)", "invoke-pipeline W100 (async)", "invoke-pipeline W100 (closures)", "≥ 0.6×")
+    if a.async_face:
+        for api in ("async", "async-executor"):
+            ratio(f"{api} / closures, invoke rtt", f"invoke-rtt ({api})", "invoke-rtt (closures)", "≥ 0.9×")
+            ratio(f"{api} / closures, invoke pipeline W100", f"invoke-pipeline W100 ({api})", "invoke-pipeline W100 (closures)", "≥ 0.8×")
+            ratio(f"{api} / closures, channel flood W100", f"channel-flood W100 ({api})", "channel-flood W100 (closures)", "≥ 0.8×")
+            ratio(f"{api} / closures, publish-own W100", f"publish-own W100 ({api})", "publish-own W100 (closures)", "—")
     ratio("publish-own / wirebench pipeline W100", "publish-own W100 (closures)", "wirebench pipeline W100", "≥ 0.2×")
     if a.baseline_bin:
         ratio("broker invoke rtt / baseline", "broker invoke-rtt", "baseline broker invoke-rtt", "≥ 2×")

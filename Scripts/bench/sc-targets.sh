@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The SocketCluster hot-path targets in one run (see sc-targets.py): builds pubsubbench and
 # wirebench (release), sc_echo and ws_echo from the shared bench folder, and the malloc counter.
-#   Scripts/bench/sc-targets.sh BENCH_DIR [--baseline-bin DIR] [--reps N]
+#   Scripts/bench/sc-targets.sh BENCH_DIR [--baseline-bin DIR] [--reps N] [--async-face]
 # BENCH_DIR is the shared bench folder (server/sc_echo.c, server/ws_echo.c). --baseline-bin is the
 # release bin folder of an older build (its pubsubbench runs the baseline broker figures).
 set -euo pipefail
