@@ -82,14 +82,14 @@ final class SessionDriver: QueueTaskJobAdopter, @unchecked Sendable {
         transportFactory: any SessionTransportFactory, label: String = "PubSubClient.session",
         callbackQueue: DispatchQueue? = nil
     ) {
-        if let callbackQueue, !Self.isMain(callbackQueue) {
+        if let callbackQueue, !callbackQueue.isMainQueue {
             queue = DispatchQueue(label: label, target: callbackQueue)
             // Blocks of a concurrent queue do not exclude each other: no inline calls from them.
-            targetQueue = Self.isGlobal(callbackQueue) ? nil : callbackQueue
+            targetQueue = callbackQueue.isGlobalQueue ? nil : callbackQueue
             // The session's socket is read on a loop bound to the (serial) callback queue, so an
             // answer is read, handled and called back on one thread wake-up (Linux; see
             // `EventLoop`). All sessions on that queue share the loop.
-            if targetQueue != nil { EventLoop.bindIfUnbound(to: callbackQueue, name: "PubSubClient") }
+            callbackQueue.bindEventLoopForCallbacks(name: "PubSubClient")
             self.callbackQueue = nil
         } else {
             // One of WireKit's shared serial queues: many clients share a few threads, and an
@@ -141,17 +141,6 @@ final class SessionDriver: QueueTaskJobAdopter, @unchecked Sendable {
         expiryTimer?.cancel()
         targetQueue?.setSpecific(key: queueKey, value: nil)
         for transport in transports.values { queue.async { transport.close(code: 1000, reason: "") } }
-    }
-
-    // By label: on Linux `DispatchQueue.main` and `.global(qos:)` return a new wrapper object at
-    // each access, so `===` never matches them there (the session then ran on the main queue).
-    private static func isMain(_ queue: DispatchQueue) -> Bool {
-        queue === DispatchQueue.main || queue.label == DispatchQueue.main.label
-    }
-
-    private static func isGlobal(_ queue: DispatchQueue) -> Bool {
-        let classes: [DispatchQoS.QoSClass] = [.background, .utility, .default, .userInitiated, .userInteractive, .unspecified]
-        return classes.contains { queue === DispatchQueue.global(qos: $0) || queue.label == DispatchQueue.global(qos: $0).label }
     }
 
     /// Whether the caller may touch the session now: on `queue`, or on the queue it targets.

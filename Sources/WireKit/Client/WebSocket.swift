@@ -15,8 +15,11 @@ import Foundation
 ///
 /// The socket's work and its callbacks run serialized on one queue: a private serial queue that
 /// targets the `callbackQueue` you pass (so callbacks run on that queue, inline, in order, with
-/// no extra hop), or by default one of a few serial queues WireKit shares between its sockets
-/// (on Linux an event loop reads those sockets with one thread wake-up per readable socket).
+/// no extra hop), or by default one of a few serial queues WireKit shares between its sockets.
+/// On Linux an event loop reads those sockets with one thread wake-up per readable socket: one
+/// loop per shared queue, and one per callback queue other than the main queue and the global
+/// queues (pass a serial queue: the loop waits for it, so a concurrent one would make its
+/// sockets wait for each other).
 /// Don't block in a callback: it holds up the socket's I/O, and by default other sockets' too.
 ///
 /// Each received message goes to `onText`/`onBinary` when that callback is set at the time it

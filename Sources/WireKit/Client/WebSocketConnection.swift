@@ -95,6 +95,9 @@ final class WebSocketConnection: @unchecked Sendable {
         // By default one of the shared serial queues: many sockets on a few threads, and no
         // wake-ups of the process while a socket is idle (see `SharedQueues`).
         let queue = DispatchQueue(label: "WireKit.WebSocket", target: callbackQueue ?? SharedQueues.next())
+        // A serial callback queue gets an event loop (Linux) shared by its sockets, as the shared
+        // queues have: a message is read, handled and called back on one thread wake-up.
+        callbackQueue?.bindEventLoopForCallbacks(name: "WireKit.callbacks")
         self.role = .client
         self.queue = queue
         self.highWaterMark = options.sendHighWaterMark
