@@ -73,6 +73,9 @@ final class SessionDriver: QueueTaskJobAdopter, @unchecked Sendable {
     /// A read's messages are being delivered (by a transport that reports `endOfRead`): adopted
     /// jobs wait for its end, so the tasks resume once per read, not once per message.
     private var readInProgress = false
+    /// A job was adopted once: from then on reads are tracked (`readInProgress`). Until then a
+    /// client nobody runs tasks for (the closure face) pays nothing per read for it.
+    private var adoptsJobs = false
 
     /// `callbackQueue`: where the face's callbacks run (nil: inline on the session queue). A
     /// serial queue other than the main queue becomes the session queue's target, so the
@@ -334,6 +337,7 @@ final class SessionDriver: QueueTaskJobAdopter, @unchecked Sendable {
     func adopt(_ job: UnownedJob) -> Bool {
         guard isOnQueue, executing else { return false }
         adoptedJobs.append(job)
+        adoptsJobs = true
         return true
     }
 
@@ -449,11 +453,12 @@ final class SessionDriver: QueueTaskJobAdopter, @unchecked Sendable {
 
     private func transportEvent(_ event: SessionTransportEvent, from id: TransportID) {
         if case .endOfRead = event {
+            guard readInProgress else { return }
             readInProgress = false
             return execute()
         }
         let now = self.now
-        if !readInProgress, transports[id]?.reportsEndOfReads == true { readInProgress = true }
+        if adoptsJobs, !readInProgress, transports[id]?.reportsEndOfReads == true { readInProgress = true }
         switch event {
         case .endOfRead: break
         case .opened: session.transportOpened(id, now: now)
