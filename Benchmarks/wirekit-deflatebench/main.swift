@@ -118,26 +118,36 @@ func run(size: Int, count: Int, deflate: Bool) async throws -> String {
 }
 
 let usage = """
-    usage: wirekit-deflatebench [--client-executor]
+    usage: wirekit-deflatebench [--client-executor] [--size 4096|1048576]
            wirekit-deflatebench -h | --help
     permessage-deflate off and on, WireKit client against a WireKit echo server in this process:
     4 KiB (5000 messages) and 1 MiB (100 messages) of JSON-like text; one JSON line per run on
     standard output (messages/s, payload MB/s, wire bytes per message each way, CPU per round trip).
-    --client-executor runs the client's loop on its socket's executor (`WebSocket.executor`).
+    --client-executor runs the client's loop on its socket's executor (`WebSocket.executor`);
+    --size runs the rows of one payload size only.
     exit status: 0 done, 1 a run failed (the last line is {"ok":false,"error":...}), 2 usage error
     """
-useClientExecutor = CommandLineManners.options(usage: usage) { arguments throws(ArgumentReader.UsageError) -> Bool in
+let (executorOption, onlySize) = CommandLineManners.options(usage: usage) { arguments throws(ArgumentReader.UsageError) -> (Bool, Int?) in
     var executor = false
-    for argument in arguments {
-        guard argument == "--client-executor" else { throw ArgumentReader.UsageError("unknown option '\(argument)'") }
-        executor = true
+    var size: Int?
+    var reader = ArgumentReader(arguments)
+    while let argument = reader.nextOption() {
+        switch argument {
+        case "--client-executor": executor = true
+        case "--size":
+            let value = try reader.integer(for: argument, minimum: 1)
+            guard value == 4096 || value == 1 << 20 else { throw ArgumentReader.UsageError("--size is 4096 or 1048576") }
+            size = value
+        default: throw ArgumentReader.UsageError("unknown option '\(argument)'")
+        }
     }
-    return executor
+    return (executor, size)
 }
+useClientExecutor = executorOption
 
 let done = DispatchSemaphore(value: 0)
 Task.detached {
-    for (size, count) in [(4096, 5000), (1 << 20, 100)] {
+    for (size, count) in [(4096, 5000), (1 << 20, 100)] where onlySize == nil || onlySize == size {
         for deflate in [false, true] {
             do {
                 print(try await run(size: size, count: count, deflate: deflate))
