@@ -30,15 +30,17 @@ package final class QueueTaskExecutor: TaskExecutor, @unchecked Sendable {
         self.queue = queue
     }
 
+    // The class is available from macOS 15, iOS 18, tvOS 18 and watchOS 11 on: so are its uses.
     package func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
+        let job = UnownedJob(job)  // apple-runtime-check: guarded
         if let adopter, adopter.adopt(job) { return }
+        // apple-runtime-check: guarded
         queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 
     /// Runs jobs an adopter took, in order. On the queue.
     package func run(_ jobs: [UnownedJob]) {
-        let executor = asUnownedTaskExecutor()
+        let executor = asUnownedTaskExecutor()  // apple-runtime-check: guarded
         for job in jobs { job.runSynchronously(on: executor) }
     }
 
