@@ -17,6 +17,22 @@ extension PubSubBenchOptions {
     }
 }
 
+extension PubSubBenchOptions {
+    /// A connected `PubSubClient` subscribed to `channel`, with the channel's stream (made before
+    /// the subscription, so nothing published is missed); a failure ends the run.
+    func subscribedClient(url: String, channel: String) async -> (PubSubClient, AsyncStream<JSONValue?>) {
+        do {
+            let client = try PubSubClient(url: url, codec: codec.codec)
+            try await client.connect()
+            let publications = client.channel(channel)
+            try await client.subscribe(channel)
+            return (client, publications)
+        } catch {
+            BenchReport.fail("connect or subscribe failed: \(error)")
+        }
+    }
+}
+
 /// `invoke-rtt` and `invoke-pipeline` with the async face: `window` tasks, each awaiting
 /// `PubSubClient.invoke("echo")` in turn (task `w` sends invokes `w`, `w + window`, ...), every
 /// answer checked against its request.
@@ -106,16 +122,7 @@ struct AsyncPublishOwnRun {
 
     func run() async -> BenchReport {
         let payloads = Payloads(size: options.size)
-        let client: PubSubClient
-        let publications: AsyncStream<JSONValue?>
-        do {
-            client = try PubSubClient(url: url, codec: options.codec.codec)
-            try await client.connect()
-            publications = client.channel(PublishOwnRun.channel)
-            try await client.subscribe(PublishOwnRun.channel)
-        } catch {
-            BenchReport.fail("connect or subscribe failed: \(error)")
-        }
+        let (client, publications) = await options.subscribedClient(url: url, channel: PublishOwnRun.channel)
         let count = options.count
         let window = min(options.window, count)
         let start = BenchClock.now()
@@ -177,16 +184,7 @@ struct AsyncChannelFloodRun {
 
     func run() async -> BenchReport {
         let payloads = Payloads(size: options.size)
-        let client: PubSubClient
-        let publications: AsyncStream<JSONValue?>
-        do {
-            client = try PubSubClient(url: url, codec: options.codec.codec)
-            try await client.connect()
-            publications = client.channel(ChannelFloodRun.channel)
-            try await client.subscribe(ChannelFloodRun.channel)
-        } catch {
-            BenchReport.fail("connect or subscribe failed: \(error)")
-        }
+        let (client, publications) = await options.subscribedClient(url: url, channel: ChannelFloodRun.channel)
         let options = self.options
         let start = BenchClock.now()
         let failure: BenchFailure? = await options.onClientExecutor(client) {
@@ -217,6 +215,6 @@ struct AsyncChannelFloodRun {
         let end = BenchClock.now()
         await client.close()
         if let failure { BenchReport.fail(failure.description) }
-        return ChannelFloodRun.report(options: options, api: options.apiName, seconds: Double(end &- start) / 1e9)
+        return PublishOwnRun.report(options: options, api: options.apiName, channel: ChannelFloodRun.channel, seconds: Double(end &- start) / 1e9)
     }
 }

@@ -46,21 +46,7 @@ final class ChannelFloodRun: @unchecked Sendable {
         if let failure { BenchReport.fail(failure) }
         let (start, end, client) = await queue.value { [self] in (startNanos, endNanos, self.client) }
         client?.disconnect()
-        return Self.report(options: options, api: "closures", seconds: Double(end &- start) / 1e9)
-    }
-
-    static func report(options: PubSubBenchOptions, api: String, seconds: Double) -> BenchReport {
-        var report = BenchReport()
-        report.add("mode", options.mode.rawValue)
-        report.add("client", "pubsub-swift")
-        report.add("api", api)
-        report.add("msgs_per_s", Double(options.count) / seconds)
-        report.add("elapsed_s", seconds, decimals: 6)
-        report.add("count", options.count)
-        report.add("size", options.size)
-        report.addCodec(options, channel: Self.channel)
-        report.add("window", options.window)
-        return report
+        return PublishOwnRun.report(options: options, api: "closures", channel: Self.channel, seconds: Double(end &- start) / 1e9)
     }
 
     /// How many to publish after `received` came back: half a window each time half a window

@@ -48,7 +48,8 @@ final class PublishOwnRun: @unchecked Sendable {
         return PublishOwnRun.report(options: options, api: "closures", seconds: Double(end &- start) / 1e9)
     }
 
-    static func report(options: PubSubBenchOptions, api: String, seconds: Double) -> BenchReport {
+    /// The run's result line (publish-own, or channel-flood with its `channel`).
+    static func report(options: PubSubBenchOptions, api: String, channel: String = channel, seconds: Double) -> BenchReport {
         var report = BenchReport()
         report.add("mode", options.mode.rawValue)
         report.add("client", "pubsub-swift")
@@ -57,7 +58,7 @@ final class PublishOwnRun: @unchecked Sendable {
         report.add("elapsed_s", seconds, decimals: 6)
         report.add("count", options.count)
         report.add("size", options.size)
-        report.addCodec(options, channel: Self.channel)
+        report.addCodec(options, channel: channel)
         report.add("window", options.window)
         return report
     }
