@@ -19,6 +19,10 @@ struct ChatCommand {
     /// Least time between two typing notices.
     private static let typingInterval: Duration = .seconds(3)
 
+    /// On the main actor, so that nothing runs on Swift concurrency's global executor before the
+    /// chat is on the client's: an idle chat then wakes its process only for the server's pings
+    /// (on Linux the global executor's thread pool brings a timer that fires once a second).
+    @MainActor
     func run() async -> Int32 {
         let address: ServerAddress
         do {
@@ -36,6 +40,15 @@ struct ChatCommand {
         var webSocketOptions = WebSocketOptions()
         webSocketOptions.proxy = proxy
         let client = PubSubClient(configuration: configuration, webSocketOptions: webSocketOptions)
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) else { return await chat(client, url: url) }
+        // apple-runtime-check: guarded
+        return await withTaskExecutorPreference(client.executor) { await chat(client, url: url) }
+    }
+
+    /// The chat itself, on the client's executor where there is one: every answer, publication and
+    /// typed line resumes it on the client's queue.
+    private func chat(_ client: PubSubClient, url: String) async -> Int32 {
+        let name = self.name
         let channel = ChatMessage.channel(room: room)
         let me = ChatMessage.newSenderID()
         let say = { (type: ChatMessage.Kind, text: String?) in ChatMessage(type: type, name: name, text: text, from: me).json }
@@ -54,12 +67,13 @@ struct ChatCommand {
         }
 
         let console = Console(prompt: "\(name.escapedForDisplay)> ")
-        let incoming = Task {
+        let incoming = Self.task(on: client) {
             await Self.showRoom(
                 publications, console: console, me: me, name: name,
                 client: client, channel: channel)
         }
-        let connection = Task { await Self.showConnection(client.events(), console: console) }
+        let events = client.events()
+        let connection = Self.task(on: client) { await Self.showConnection(events, console: console) }
         // Ctrl-C (and SIGTERM, SIGHUP) leave the room like /quit, restoring the terminal.
         Signals.handle([SIGINT, SIGTERM, SIGHUP]) { _ in console.interrupt() }
         console.show(
@@ -96,6 +110,13 @@ struct ChatCommand {
         await client.close()
         console.restore()
         return 0
+    }
+
+    /// A task preferring the client's executor where there is one.
+    private static func task(on client: PubSubClient, _ body: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) else { return Task(operation: body) }
+        // apple-runtime-check: guarded
+        return Task(executorPreference: client.executor, operation: body)
     }
 
     /// Prints what others publish in the room, and tells each newcomer who is already here.
