@@ -57,13 +57,13 @@ final class ClientCore: Sendable {
     // MARK: Messages
 
     func transmit(_ event: String, _ data: JSONValue?, ackTimeout: Duration? = nil) throws(PubSubError) {
-        try driver.withSession { (session: inout ClientSession, now: MonotonicInstant) throws(PubSubError) in
+        try driver.submitTransmit { (session: inout ClientSession, now: MonotonicInstant) throws(PubSubError) in
             try session.transmit(event, data: data, ackTimeout: ackTimeout, now: now)
         }
     }
 
     func publish(_ channel: String, _ data: JSONValue?) throws(PubSubError) {
-        try driver.withSession { (session: inout ClientSession, now: MonotonicInstant) throws(PubSubError) in
+        try driver.submitTransmit { (session: inout ClientSession, now: MonotonicInstant) throws(PubSubError) in
             try session.publish(channel, data: data, now: now)
         }
     }

@@ -76,6 +76,16 @@ final class SessionDriver: QueueTaskJobAdopter, @unchecked Sendable {
     /// A job was adopted once: from then on reads are tracked (`readInProgress`). Until then a
     /// client nobody runs tasks for (the closure face) pays nothing per read for it.
     private var adoptsJobs = false
+    /// Guards `openMirror` and `openTransmits`, the state that `submitTransmit` reads and writes
+    /// from other threads.
+    private let transmitLock = WireKitLock()
+    /// Whether the session was open at the end of its last step (guarded by `transmitLock`).
+    private var openMirror = false
+    /// The transmits waiting for their queue block, while later ones may still join it (guarded
+    /// by `transmitLock`); nil once that block took them or a call was queued after them.
+    private var openTransmits: TransmitBatch?
+    /// `openMirror` as last published, read on the queue only.
+    private var publishedOpen = false
 
     /// `callbackQueue`: where the face's callbacks run (nil: inline on the session queue). A
     /// serial queue other than the main queue becomes the session queue's target, so the
@@ -210,10 +220,44 @@ final class SessionDriver: QueueTaskJobAdopter, @unchecked Sendable {
         completion: @escaping Completion
     ) {
         if isOnQueue { return call(start, completion: completion) }
+        // Transmits queued before this call go before it: later ones start a batch of their own.
+        transmitLock.withLock { openTransmits = nil }
         queue.async { [self] in
             let id = start(&session, now)
             completions.insert(completion, for: id.rawValue)
             execute(flush: false)
+        }
+    }
+
+    /// Sends a transmit or a publish without an ack. On the queue (or its target) it runs at once;
+    /// from another thread while the session is open it joins the transmits queued since the last
+    /// call, which one block sends together in one write (the caller never waits for the queue,
+    /// and messages keep the order they were given in on each thread); while not open it runs in
+    /// a `queue.sync`, so the caller learns at once if the outbound queue is full. A transmit
+    /// queued while open that meets a closed session (it closed meanwhile) is queued for the next
+    /// connection like any other; should that queue be full, the error is reported as an `error`
+    /// event.
+    func submitTransmit(_ body: @escaping @Sendable (inout ClientSession, MonotonicInstant) throws(PubSubError) -> Void) throws(PubSubError) {
+        if isOnQueue { return try runOnQueue(body) }
+        let (joined, batch) = transmitLock.withLock { () -> (Bool, TransmitBatch?) in
+            guard openMirror else { return (false, nil) }
+            if let openTransmits {
+                openTransmits.bodies.append(body)
+                return (true, nil)
+            }
+            let batch = TransmitBatch(body)
+            openTransmits = batch
+            return (true, batch)
+        }
+        guard joined else { return try withSession(body) }
+        guard let batch else { return }
+        queue.async { [self] in
+            transmitLock.withLock { if openTransmits === batch { openTransmits = nil } }
+            let now = self.now
+            for body in batch.bodies {
+                do throws(PubSubError) { try body(&session, now) } catch { broadcast(.error(error)) }
+            }
+            execute()
         }
     }
 
@@ -298,6 +342,11 @@ final class SessionDriver: QueueTaskJobAdopter, @unchecked Sendable {
         while let action = session.nextAction() { perform(action) }
         if !adoptedJobs.isEmpty, !readInProgress { runAdoptedJobs() }
         executing = false
+        let open = session.state == .open
+        if open != publishedOpen {
+            publishedOpen = open
+            transmitLock.withLock { openMirror = open }
+        }
         if !flush, unflushed != nil {
             if !flushScheduled {
                 flushScheduled = true
@@ -501,4 +550,15 @@ final class SessionDriver: QueueTaskJobAdopter, @unchecked Sendable {
         timer?.schedule(at: fireAt)
     }
 
+}
+
+/// Transmits given from other threads while the session was open, sent by one queue block.
+/// `@unchecked Sendable`: `bodies` is appended to under the driver's `transmitLock` until the
+/// block takes the batch, and read only by that block afterwards.
+final class TransmitBatch: @unchecked Sendable {
+    var bodies: [@Sendable (inout ClientSession, MonotonicInstant) throws(PubSubError) -> Void]
+
+    init(_ first: @escaping @Sendable (inout ClientSession, MonotonicInstant) throws(PubSubError) -> Void) {
+        bodies = [first]
+    }
 }

@@ -32,6 +32,57 @@ final class PubSubClientFaceTests: XCTestCase {
         XCTAssertTrue(server.received.contains(#"{"event":"echo","data":{"bin":{"base64":true,"data":"aGk="}},"cid":3}"#))
     }
 
+    /// The events of the packets the server received, handshake left out.
+    private func sentEvents(_ server: FakeServer) -> [String] {
+        server.received.compactMap { try? JSONValue(parsing: $0) }.compactMap { $0["event"]?.stringValue }.filter { $0 != "#handshake" }
+    }
+
+    func testTransmitsFromATaskKeepTheirOrderWithTheCallsBetweenThem() async throws {
+        let server = FakeServer()
+        let client = makeClient(server)
+        try await client.connect()
+        // publish and transmit from a task while open are queued without waiting (one block
+        // sends those given together); a call made between them still goes out between them.
+        try client.publish("room", "a")
+        try client.transmit("first")
+        _ = try await client.invoke("echo", "x")
+        try client.publish("room", "b")
+        for n in 0..<200 { try client.transmit("t\(n)") }
+        try await client.publishAck("room", "last")
+        let sent = sentEvents(server)
+        XCTAssertEqual(Array(sent.prefix(3)), ["#publish", "first", "echo"], "\(sent.prefix(6))")
+        XCTAssertEqual(sent[3], "#publish")
+        XCTAssertEqual(Array(sent[4..<204]), (0..<200).map { "t\($0)" })
+        XCTAssertEqual(sent.last, "#publish")
+    }
+
+    func testATransmitWhileNotOpenStillReportsAFullQueueAtOnce() async throws {
+        /// A connection that never opens.
+        final class Silent: SessionTransportFactory, SessionTransport, @unchecked Sendable {
+            func open(
+                url: String, headers: [String: String], connectTimeout: Duration, queue: DispatchQueue,
+                onEvent: @escaping @Sendable (SessionTransportEvent) -> Void
+            ) -> any SessionTransport { self }
+            func send(utf8: [UInt8]) {}
+            func send(binary: [UInt8]) {}
+            func close(code: UInt16, reason: String) {}
+            func closed() async -> WebSocketCloseInfo? { nil }
+        }
+        let client = PubSubClient(
+            configuration: configured(SessionConfiguration(address: ServerAddress(hostname: "fake", port: 1))) {
+                $0.autoReconnect = false
+                $0.maxQueuedMessages = 2
+            },
+            tokenStore: InMemoryTokenStore(), transportFactory: Silent())
+        // Not connected: the first two wait in the outbound queue, the third does not fit.
+        try client.transmit("a")
+        try client.transmit("b")
+        XCTAssertThrowsError(try client.transmit("c")) { error in
+            XCTAssertEqual((error as? PubSubError)?.code, .outboundQueueFull)
+        }
+        client.disconnect()
+    }
+
     struct Upload: Codable, Equatable {
         var name: String
         var bytes: Data

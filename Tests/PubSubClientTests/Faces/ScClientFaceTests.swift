@@ -65,10 +65,36 @@ final class ScClientFaceTests: XCTestCase {
         wait(for: [published, channelMessage], timeout: 30)
         wait(for: [eventMessage], timeout: 0.1)
         client.emit(eventName: "tick")
-        XCTAssertEqual(server.received.compactMap { try? JSONValue(parsing: $0) }.last?["event"], "tick")
+        // From a thread other than the client's queue, an emit while open is queued and leaves
+        // with the queue's next turn.
+        let sentLast = { server.received.compactMap { try? JSONValue(parsing: $0) }.last?["event"] }
+        for _ in 0..<500 where sentLast() != "tick" { usleep(10_000) }
+        XCTAssertEqual(sentLast(), "tick")
         server.connection?.serverClose(code: 4321, reason: "asked")
         wait(for: [disconnected], timeout: 30)
         XCTAssertFalse(client.isConnected())
+    }
+
+    func testEmitsFromAnotherThreadKeepTheirOrderWithTheCallsBetweenThem() {
+        let server = FakeServer()
+        let queue = DispatchQueue(label: "cb")
+        let client = makeClient(server, queue: queue)
+        let connected = expectation(description: "connected")
+        client.setBasicListener(onConnect: { _ in connected.fulfill() }, onConnectError: nil, onDisconnect: nil)
+        client.connect()
+        wait(for: [connected], timeout: 30)
+        // This thread is not the client's queue: emits while open are queued without waiting,
+        // and an emitAck between them still goes out between them.
+        let acked = expectation(description: "emitAck")
+        for n in 0..<50 { _ = client.emit(eventName: "a\(n)") }
+        client.emitAck(eventName: "echo", data: "x") { _, _, _ in acked.fulfill() }
+        for n in 0..<50 { _ = client.emit(eventName: "b\(n)") }
+        wait(for: [acked], timeout: 30)
+        let events = {
+            server.received.compactMap { try? JSONValue(parsing: $0) }.compactMap { $0["event"]?.stringValue }.filter { $0 != "#handshake" }
+        }
+        for _ in 0..<500 where events().count < 101 { usleep(10_000) }
+        XCTAssertEqual(events(), (0..<50).map { "a\($0)" } + ["echo"] + (0..<50).map { "b\($0)" })
     }
 
     func testOnAckResponderRepliesExactlyOnceAndOffRemovesListeners() {
