@@ -57,14 +57,16 @@ final class ClientCore: Sendable {
     // MARK: Messages
 
     func transmit(_ event: String, _ data: JSONValue?, ackTimeout: Duration? = nil) throws(PubSubError) {
-        try driver.submitTransmit { (session: inout ClientSession, now: MonotonicInstant) throws(PubSubError) in
-            try session.transmit(event, data: data, ackTimeout: ackTimeout, now: now)
+        try driver.submitTransmit { session, now in
+            do throws(PubSubError) { try session.transmit(event, data: data, ackTimeout: ackTimeout, now: now) } catch { return error }
+            return nil
         }
     }
 
     func publish(_ channel: String, _ data: JSONValue?) throws(PubSubError) {
-        try driver.submitTransmit { (session: inout ClientSession, now: MonotonicInstant) throws(PubSubError) in
-            try session.publish(channel, data: data, now: now)
+        try driver.submitTransmit { session, now in
+            do throws(PubSubError) { try session.publish(channel, data: data, now: now) } catch { return error }
+            return nil
         }
     }
 

@@ -237,8 +237,11 @@ final class SessionDriver: QueueTaskJobAdopter, @unchecked Sendable {
     /// queued while open that meets a closed session (it closed meanwhile) is queued for the next
     /// connection like any other; should that queue be full, the error is reported as an `error`
     /// event.
-    func submitTransmit(_ body: @escaping @Sendable (inout ClientSession, MonotonicInstant) throws(PubSubError) -> Void) throws(PubSubError) {
-        if isOnQueue { return try runOnQueue(body) }
+    func submitTransmit(_ body: @escaping TransmitBatch.Step) throws(PubSubError) {
+        let throwing: (inout ClientSession, MonotonicInstant) throws(PubSubError) -> Void = { session, now throws(PubSubError) in
+            if let error = body(&session, now) { throw error }
+        }
+        if isOnQueue { return try runOnQueue(throwing) }
         let (joined, batch) = transmitLock.withLock { () -> (Bool, TransmitBatch?) in
             guard openMirror else { return (false, nil) }
             if let openTransmits {
@@ -249,13 +252,13 @@ final class SessionDriver: QueueTaskJobAdopter, @unchecked Sendable {
             openTransmits = batch
             return (true, batch)
         }
-        guard joined else { return try withSession(body) }
+        guard joined else { return try withSession(throwing) }
         guard let batch else { return }
         queue.async { [self] in
             transmitLock.withLock { if openTransmits === batch { openTransmits = nil } }
             let now = self.now
             for body in batch.bodies {
-                do throws(PubSubError) { try body(&session, now) } catch { broadcast(.error(error)) }
+                if let error = body(&session, now) { broadcast(.error(error)) }
             }
             execute()
         }
@@ -550,15 +553,4 @@ final class SessionDriver: QueueTaskJobAdopter, @unchecked Sendable {
         timer?.schedule(at: fireAt)
     }
 
-}
-
-/// Transmits given from other threads while the session was open, sent by one queue block.
-/// `@unchecked Sendable`: `bodies` is appended to under the driver's `transmitLock` until the
-/// block takes the batch, and read only by that block afterwards.
-final class TransmitBatch: @unchecked Sendable {
-    var bodies: [@Sendable (inout ClientSession, MonotonicInstant) throws(PubSubError) -> Void]
-
-    init(_ first: @escaping @Sendable (inout ClientSession, MonotonicInstant) throws(PubSubError) -> Void) {
-        bodies = [first]
-    }
 }
