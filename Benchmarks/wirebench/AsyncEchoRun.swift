@@ -8,7 +8,8 @@ import BenchSupport
 
 /// `rtt`, `pipeline` and `bulk` through WireKit's async/await API (`--api async`, not part of the
 /// contract): `connect()`, `send(text:)`/`send(bytes:)` and `for await` over `messages`, all
-/// from one task. Same payloads, verification and timing as `EchoRun`.
+/// from one task, on the global executor or (`--api async-executor`) preferring the socket's
+/// executor. Same payloads, verification and timing as `EchoRun`.
 enum AsyncEchoRun {
     static func run(options: BenchOptions) async -> BenchReport {
         let patterns = PayloadPatterns(size: options.size, binary: options.binary)
@@ -21,6 +22,14 @@ enum AsyncEchoRun {
         } catch {
             BenchReport.fail("connect: \(error)")
         }
+        guard options.api == .asyncExecutor else { return await echo(socket, options: options, patterns: patterns) }
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) else { BenchReport.fail("--api async-executor needs macOS 15") }
+        // apple-runtime-check: guarded
+        return await withTaskExecutorPreference(socket.executor) { await echo(socket, options: options, patterns: patterns) }
+    }
+
+    /// The measured part, on whichever executor the caller's task prefers.
+    private static func echo(_ socket: WebSocket, options: BenchOptions, patterns: PayloadPatterns) async -> BenchReport {
         var latencies = options.mode == .rtt ? [UInt64](repeating: 0, count: options.count) : []
         var sent = 0
         var verified = 0
@@ -66,6 +75,7 @@ enum AsyncEchoRun {
         }
         await socket.close()
 
-        return .echo(options: options, client: "wirekit-async", start: start, end: end, latencies: latencies)
+        let client = options.api == .asyncExecutor ? "wirekit-async-executor" : "wirekit-async"
+        return .echo(options: options, client: client, start: start, end: end, latencies: latencies)
     }
 }

@@ -21,17 +21,19 @@ struct BenchOptions: Sendable {
     var connections = 0
     /// Binary messages instead of text (`bulk` is always binary).
     var binary = false
-    /// Which WireKit API drives the run: `callbacks` (default) or `async` (our own option, not
-    /// part of the contract; rtt, pipeline and bulk only).
+    /// Which WireKit API drives the run: `callbacks` (default), `async`, or `async-executor` (the
+    /// async run's task preferring the socket's executor); our own option, not part of the
+    /// contract; rtt, pipeline and bulk only.
     var api = API.callbacks
 
     enum API: String, Sendable, CaseIterable {
         case callbacks, async
+        case asyncExecutor = "async-executor"
     }
 
     static let usage = """
         usage: wirebench --url ws://HOST:PORT/ --mode rtt|pipeline|bulk|connections [--count N] [--size BYTES]
-                         [--window W] [--connections C] [--binary] [--api callbacks|async]
+                         [--window W] [--connections C] [--binary] [--api callbacks|async|async-executor]
         A WireKit client following the shared benchmark contract: sends to an echo server, checks
         every echo byte for byte, prints one JSON line of results on standard output.
           --url URL          the echo server (ws:// or wss://)
@@ -42,7 +44,8 @@ struct BenchOptions: Sendable {
           --window W         messages in flight (pipeline, bulk; default 1)
           --connections C    connections to open (connections mode)
           --binary           binary messages instead of text (bulk is always binary)
-          --api API          callbacks (default) or async: which WireKit API drives rtt, pipeline, bulk
+          --api API          callbacks (default), async, or async-executor (async with the task on the
+                             socket's executor): which WireKit API drives rtt, pipeline, bulk
           -h, --help         this text
         \(CommandLineManners.benchmarkExitStatuses)
         """
@@ -74,7 +77,7 @@ struct BenchOptions: Sendable {
         case .connections:
             guard connections > 0 else { throw ArgumentReader.UsageError("--connections is required in connections mode") }
         }
-        if mode == .connections && api == .async { throw ArgumentReader.UsageError("--api async covers rtt, pipeline and bulk") }
+        if mode == .connections && api != .callbacks { throw ArgumentReader.UsageError("--api \(api.rawValue) covers rtt, pipeline and bulk") }
         if mode == .rtt { window = 1 }
         if mode == .bulk { binary = true }
     }

@@ -25,7 +25,7 @@ case (.rtt, .callbacks), (.pipeline, .callbacks), (.bulk, .callbacks):
     } catch {
         BenchReport.fail("\(error)")
     }
-case (.rtt, .async), (.pipeline, .async), (.bulk, .async):
+case (.rtt, .async), (.pipeline, .async), (.bulk, .async), (.rtt, .asyncExecutor), (.pipeline, .asyncExecutor), (.bulk, .asyncExecutor):
     // Detached: top-level code is on the main actor, whose thread waits on the semaphore.
     let box = ReportBox()
     let done = DispatchSemaphore(value: 0)

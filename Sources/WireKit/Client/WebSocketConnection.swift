@@ -145,7 +145,7 @@ final class WebSocketConnection: @unchecked Sendable {
     }
 
     deinit {
-        messageStream?.sink.finish()
+        messageStream?.buffer.finish()
     }
 
     /// The messages received while no matching callback is set (any thread).
@@ -153,18 +153,17 @@ final class WebSocketConnection: @unchecked Sendable {
         lock.withLock { currentMessageStream().messages }
     }
 
-    /// The public `messages` stream over an unbounded one: each message the consumer takes is
+    /// The public `messages` stream over a `MessageBuffer`: each message the consumer takes is
     /// counted off `unreadMessageBytes` (through the reader's `owner`).
-    /// A class: the per-message path takes one reference to it and yields through its `sink`
-    /// in place (a struct of these standard-library types is copied through value witnesses).
+    /// A class: the per-message path takes one reference to it and yields through its `buffer`.
     private final class MessageStream: Sendable {
         let messages: AsyncStream<WebSocketMessage>
-        let sink: AsyncStream<WebSocketMessage>.Continuation
+        let buffer: MessageBuffer
         let reader: MessageReader
 
-        init(messages: AsyncStream<WebSocketMessage>, sink: AsyncStream<WebSocketMessage>.Continuation, reader: MessageReader) {
+        init(messages: AsyncStream<WebSocketMessage>, buffer: MessageBuffer, reader: MessageReader) {
             self.messages = messages
-            self.sink = sink
+            self.buffer = buffer
             self.reader = reader
         }
     }
@@ -172,12 +171,13 @@ final class WebSocketConnection: @unchecked Sendable {
     /// `messageStream`, made now if there is none yet (lock held).
     private func currentMessageStream() -> MessageStream {
         if let messageStream { return messageStream }
-        let (inner, sink) = AsyncStream.makeStream(of: WebSocketMessage.self)
-        let reader = MessageReader(inner)
-        let outer = AsyncStream<WebSocketMessage>(unfolding: { await reader.next() })
-        let made = MessageStream(messages: outer, sink: sink, reader: reader)
+        let buffer = MessageBuffer()
+        let reader = MessageReader(buffer)
+        // Cancelling the consumer's task ends the stream, as an `AsyncStream` of its own would.
+        let outer = AsyncStream<WebSocketMessage>(unfolding: { await reader.next() }, onCancel: { buffer.cancel() })
+        let made = MessageStream(messages: outer, buffer: buffer, reader: reader)
         if messageStreamFinished {
-            sink.finish()
+            buffer.finish()
         } else {
             reader.setOwner(self)
         }
@@ -185,21 +185,20 @@ final class WebSocketConnection: @unchecked Sendable {
         return made
     }
 
-    /// The one consumer's iterator of the inner stream, and the connection to report takes to.
+    /// The one consumer's end of the buffer, and the connection to report takes to.
     ///
     /// The connection is held strongly, like the driver's callbacks hold it, from when the stream
     /// is made until `deliverClosed` lets go: a weak reference would give the connection a side table, and
     /// every retain and release of it on the per-message path would take the slow path (8 % of
     /// `wirebench pipeline` throughput).
     final class MessageReader: @unchecked Sendable {
-        // `iterator` is only used by the one consumer of `messages`, one `next` at a time;
         // `owner` is guarded by `lock` (set on creation, cleared on the connection's queue).
-        private var iterator: AsyncStream<WebSocketMessage>.AsyncIterator
+        private let buffer: MessageBuffer
         private let lock = WireKitLock()
         private var owner: WebSocketConnection?
 
-        init(_ stream: AsyncStream<WebSocketMessage>) {
-            iterator = stream.makeAsyncIterator()
+        init(_ buffer: MessageBuffer) {
+            self.buffer = buffer
         }
 
         func setOwner(_ connection: WebSocketConnection?) {
@@ -207,7 +206,7 @@ final class WebSocketConnection: @unchecked Sendable {
         }
 
         func next() async -> WebSocketMessage? {
-            let message = await iterator.next()
+            let message = await buffer.next()
             if let message, let owner = lock.withLock({ owner }) { owner.messageTaken(message) }
             return message
         }
@@ -244,7 +243,7 @@ final class WebSocketConnection: @unchecked Sendable {
             wantsDrainNotice = true
             return (stream, true)
         }
-        stream.sink.yield(message)
+        stream.buffer.yield(message)
         if overHighWater {
             readingPausedByStream = true
             applyReadingPause()
@@ -589,7 +588,7 @@ final class WebSocketConnection: @unchecked Sendable {
         sendWaiters.removeAll()
         for waiter in closeWaiters { waiter.resume(returning: info) }
         closeWaiters.removeAll()
-        stream?.sink.finish()
+        stream?.buffer.finish()
         stream?.reader.setOwner(nil)  // breaks the reader's cycle, as below for the driver's
         if let error = info.error { callbacks.onError?(error) }
         callbacks.onClose?(info)

@@ -89,6 +89,34 @@ final class WebSocketExecutorTests: XCTestCase {
         await server.stop()
     }
 
+    func testCancellingTheTaskThatReadsMessagesEndsItsLoopOnEitherExecutor() async throws {
+        let server = try makeEchoServer()
+        for onExecutor in [false, true] {
+            let client = try WebSocket(url: "ws://127.0.0.1:\(server.port)/")
+            try await client.connect()
+            let gotOne = StopFlag()
+            let body: @Sendable () async -> Int = {
+                var count = 0
+                for await _ in client.messages {
+                    count += 1
+                    gotOne.set()
+                }
+                return count
+            }
+            let reader = onExecutor ? try taskOnExecutor(of: client, body) : Task(operation: body)
+            try await client.send(text: "one")
+            for _ in 0..<1_000 where !gotOne.isSet { try await Task.sleep(for: .milliseconds(5)) }
+            XCTAssertTrue(gotOne.isSet)
+            // Waiting for the next message now: cancelling its task ends the loop.
+            reader.cancel()
+            let count = await reader.value
+            XCTAssertEqual(count, 1, "on the executor: \(onExecutor)")
+            XCTAssertNil(client.closeInfo, "cancelling the reader leaves the socket open")
+            _ = await client.close()
+        }
+        await server.stop()
+    }
+
     func testATaskThatKeepsYieldingOnTheExecutorDoesNotHoldTheSocket() async throws {
         let server = try makeEchoServer()
         let client = try WebSocket(url: "ws://127.0.0.1:\(server.port)/")
