@@ -160,20 +160,22 @@ public final class WebSocket: Sendable {
         try await connection.connect()
     }
 
-    /// Sends a text message. Waits while more than `sendHighWaterMark` bytes are buffered.
-    /// Throws `.notOpen` before the handshake and `.closed` once closing.
+    /// Sends a text message: returns once it is queued, and waits while more than
+    /// `sendHighWaterMark` bytes are buffered. Throws `.notOpen` before the handshake and
+    /// `.closed` once closing (as the connection stood at its last read or write: a message
+    /// queued as it closes is dropped with the connection, as one in flight would be).
     public func send(text: String) async throws(WebSocketError) {
-        try await connection.send { machine throws(WebSocketError) in try machine.sendText(text) }
+        try await connection.send(size: text.utf8.count) { machine throws(WebSocketError) in try machine.sendText(text) }
     }
 
-    /// Sends a binary message. Waits while more than `sendHighWaterMark` bytes are buffered.
+    /// Sends a binary message. Returns and waits as `send(text:)` does.
     public func send(data: Data) async throws(WebSocketError) {
-        try await connection.send { machine throws(WebSocketError) in try machine.sendBinary(data) }
+        try await connection.send(size: data.count) { machine throws(WebSocketError) in try machine.sendBinary(data) }
     }
 
-    /// Sends a binary message from bytes. Waits while more than `sendHighWaterMark` bytes are buffered.
+    /// Sends a binary message from bytes. Returns and waits as `send(text:)` does.
     public func send(bytes: [UInt8]) async throws(WebSocketError) {
-        try await connection.send { machine throws(WebSocketError) in try machine.sendBinary(bytes) }
+        try await connection.send(size: bytes.count) { machine throws(WebSocketError) in try machine.sendBinary(bytes) }
     }
 
     /// Sends a ping and waits for its pong. Throws `.timedOut` when none arrives within

@@ -331,19 +331,28 @@ final class WebSocketConnection: @unchecked Sendable {
         try result.get()
     }
 
-    /// Runs `body` on the machine, then waits while more than the high-water mark is buffered.
-    func send(_ body: @escaping @Sendable (inout WebSocketStateMachine) throws(WebSocketError) -> Void) async throws(WebSocketError) {
+    /// Runs `body` on the machine (`size` payload bytes), then waits while more than the
+    /// high-water mark is buffered.
+    func send(size: Int, _ body: @escaping @Sendable (inout WebSocketStateMachine) throws(WebSocketError) -> Void) async throws(WebSocketError) {
         if isOnQueue {
             // A task on this connection's executor: no hop to the queue it is already on; like
             // `write`, the message is queued at once.
             try perform { machine, _ throws(WebSocketError) in try body(&machine) }.get()
         } else {
-            let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, WebSocketError>, Never>) in
-                later { [self] in
-                    continuation.resume(returning: perform { machine, _ throws(WebSocketError) in try body(&machine) })
+            do {
+                // Queued like `write`, without waiting for the queue: a task sending one message
+                // after another joins them to one block and one write. `.notOpen` and `.closed`
+                // come from the state mirrored at the last pump.
+                try enqueue(size: size, logsRefusal: false) { machine in try? body(&machine) }
+            } catch .sendBufferFull {
+                // Beyond `writeLimit`, where `write` refuses, `send` queues and waits instead.
+                let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, WebSocketError>, Never>) in
+                    later { [self] in
+                        continuation.resume(returning: perform { machine, _ throws(WebSocketError) in try body(&machine) })
+                    }
                 }
+                try result.get()
             }
-            try result.get()
         }
         guard bufferedAmount > highWaterMark else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -431,14 +440,16 @@ final class WebSocketConnection: @unchecked Sendable {
     /// schedules one queue block, the writes that follow before it runs join it, and the block
     /// encodes them all and writes them in one go (one hop and one write per burst, not per
     /// message). Every other operation closes the open batch first (`later`), so call order holds.
-    func enqueue(size: Int, _ body: @escaping WriteBatch.Write) throws(WebSocketError) {
+    /// `logsRefusal`: whether a refusal beyond `writeLimit` is logged (not for `send`, which then
+    /// queues and waits instead).
+    func enqueue(size: Int, logsRefusal: Bool = true, _ body: @escaping WriteBatch.Write) throws(WebSocketError) {
         lock.lock()
         let state = mirroredSendState
         var started: WriteBatch?
         let buffered = mirroredBufferedAmount
         if state == .open, buffered > 0, size > writeLimit - buffered {
             lock.unlock()
-            log.sendBufferFull(buffered: buffered, limit: writeLimit)
+            if logsRefusal { log.sendBufferFull(buffered: buffered, limit: writeLimit) }
             throw .sendBufferFull(buffered: buffered, limit: writeLimit)
         }
         if state == .open {
