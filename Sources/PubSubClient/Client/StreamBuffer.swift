@@ -14,9 +14,7 @@ import WireKit
 /// before the first item.
 final class StreamBuffer<Element: Sendable>: @unchecked Sendable {
     private let lock = WireKitLock()
-    /// Unread items from `head` on (the slots before it are taken; compacted now and then).
-    private var items: [Element?] = []
-    private var head = 0
+    private var items = UnreadQueue<Element>()
     /// The consumer, while it waits for an item.
     private var waiter: UnsafeContinuation<Element?, Never>?
     /// No more items will come: `finish()` (the rest is still read) or the consumer cancelled.
@@ -29,8 +27,6 @@ final class StreamBuffer<Element: Sendable>: @unchecked Sendable {
     init(driver: SessionDriver) {
         self.driver = driver
     }
-
-    private var unread: Int { items.count - head }
 
     /// Adds an item (on the session queue): handed to a waiting consumer at once, else kept.
     func yield(_ item: Element) {
@@ -46,7 +42,7 @@ final class StreamBuffer<Element: Sendable>: @unchecked Sendable {
             return
         }
         items.append(item)
-        let crossed = unread > StreamFlowControl.highWaterMark && !backlogged
+        let crossed = items.count > StreamFlowControl.highWaterMark && !backlogged
         if crossed { backlogged = true }
         lock.unlock()
         if crossed { driver?.setBacklogged(token, true) }
@@ -68,7 +64,6 @@ final class StreamBuffer<Element: Sendable>: @unchecked Sendable {
         lock.lock()
         finished = true
         items.removeAll()
-        head = 0
         let waiter = self.waiter
         self.waiter = nil
         lock.unlock()
@@ -102,17 +97,8 @@ final class StreamBuffer<Element: Sendable>: @unchecked Sendable {
     /// Takes the first unread item and unlocks; returns nil with the lock still held when there
     /// is none.
     private func takeLocked() -> Element?? {
-        guard head < items.count, let item = items[head] else { return nil }
-        items[head] = nil
-        head += 1
-        if head == items.count {
-            items.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 1024, head * 2 >= items.count {
-            items.removeFirst(head)
-            head = 0
-        }
-        let caughtUp = backlogged && unread <= StreamFlowControl.lowWaterMark
+        guard let item = items.takeFirst() else { return nil }
+        let caughtUp = backlogged && items.count <= StreamFlowControl.lowWaterMark
         if caughtUp { backlogged = false }
         lock.unlock()
         if caughtUp, let driver {

@@ -7,9 +7,7 @@
 /// `@unchecked Sendable`: every mutable property is guarded by `lock`.
 final class MessageBuffer: @unchecked Sendable {
     private let lock = WireKitLock()
-    /// Unread messages from `head` on (the slots before it are taken; compacted now and then).
-    private var items: [WebSocketMessage?] = []
-    private var head = 0
+    private var unread = UnreadQueue<WebSocketMessage>()
     /// The consumer, while it waits for a message.
     private var waiter: UnsafeContinuation<WebSocketMessage?, Never>?
     /// No more messages will come: `finish()` (the rest is still read) or `cancel()`.
@@ -29,7 +27,7 @@ final class MessageBuffer: @unchecked Sendable {
             waiter.resume(returning: message)
             return
         }
-        items.append(message)
+        unread.append(message)
         lock.unlock()
     }
 
@@ -47,8 +45,7 @@ final class MessageBuffer: @unchecked Sendable {
     func cancel() {
         lock.lock()
         finished = true
-        items.removeAll()
-        head = 0
+        unread.removeAll()
         let waiter = self.waiter
         self.waiter = nil
         lock.unlock()
@@ -58,7 +55,7 @@ final class MessageBuffer: @unchecked Sendable {
     /// The next message, waiting for one; nil once finished and read. One consumer.
     func next() async -> WebSocketMessage? {
         lock.lock()
-        if let message = takeLocked() {
+        if let message = unread.takeFirst() {
             lock.unlock()
             return message
         }
@@ -69,7 +66,7 @@ final class MessageBuffer: @unchecked Sendable {
         lock.unlock()
         return await withUnsafeContinuation { continuation in
             lock.lock()
-            if let message = takeLocked() {
+            if let message = unread.takeFirst() {
                 lock.unlock()
                 continuation.resume(returning: message)
             } else if finished {
@@ -80,20 +77,5 @@ final class MessageBuffer: @unchecked Sendable {
                 lock.unlock()
             }
         }
-    }
-
-    /// The first unread message, if any. With the lock held.
-    private func takeLocked() -> WebSocketMessage? {
-        guard head < items.count, let message = items[head] else { return nil }
-        items[head] = nil
-        head += 1
-        if head == items.count {
-            items.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 1024, head * 2 >= items.count {
-            items.removeFirst(head)
-            head = 0
-        }
-        return message
     }
 }

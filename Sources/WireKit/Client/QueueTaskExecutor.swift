@@ -43,10 +43,4 @@ package final class QueueTaskExecutor: TaskExecutor, @unchecked Sendable {
         let executor = asUnownedTaskExecutor()  // apple-runtime-check: guarded
         for job in jobs { job.runSynchronously(on: executor) }
     }
-
-    /// Runs `jobs` later, in a block of their own on the queue (jobs adopted while adopted jobs
-    /// ran: a task that keeps resuming itself must not hold the step).
-    package func runLater(_ jobs: [UnownedJob]) {
-        queue.async { self.run(jobs) }
-    }
 }
